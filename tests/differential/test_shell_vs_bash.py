@@ -1,0 +1,125 @@
+"""The shell core against GNU bash: each script runs in both, stdout and status must agree.
+
+Scripts run in a fresh directory (bash: a host temp dir; vshell: the same kind of dir
+mounted at /work), so they must not print absolute paths.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from vshell import HostMount, Sandbox
+
+SCRIPTS = [
+    # quoting and expansion
+    "echo 'single $x' \"double $HOME_X\" $'ansi\\tc' \\$esc",
+    "x='a  b'; echo $x; echo \"$x\"; printf '[%s]\\n' $x",
+    "set -- 'a b' c; for a in \"$@\"; do echo \"<$a>\"; done; echo $#",
+    "set -- x y z; echo \"$*\"; IFS=:; echo \"$*\"",
+    "a=:a::b:; IFS=:; printf '<%s>' $a; echo",
+    "x=hello; echo ${x:1:3} ${x: -2} ${#x} ${x^^} ${x/l/L} ${x//l/L} ${x#h} ${x%lo}",
+    "f=path/to/file.tar.gz; echo ${f##*/} ${f%%.*} ${f%.*} ${f#*.}",
+    "unset u; echo ${u:-def} ${u-def2} ${u:+alt}; e=; echo ${e:-d} ${e-d} [${e:+a}]",
+    "unset u; : ${u:=set}; echo $u",
+    "echo $(( 2 + 3 * 4 )) $(( (2+3)*4 )) $(( 7 / 2 )) $(( -7 % 3 )) $(( 2 ** 10 ))",
+    "i=0; while (( i < 3 )); do echo $i; (( i++ )); done",
+    "for ((i=0; i<3; i++)); do printf '%d ' $i; done; echo",
+    "echo {a,b}{1,2} {1..5} {5..1..2} {a..c}",
+    "echo $(echo $(echo nested)) `echo back`",
+    "x=$(printf 'a\\n\\n\\n'); echo \"[$x]\"",
+    "a=(one two three); echo ${a[1]} ${#a[@]} ${a[@]:1}; a+=(four); echo ${a[-1]}",
+    "declare -A m=([k]=v [x]=y); echo ${m[k]} ${#m[@]}",
+    "echo ~ | grep -c /",
+    # control flow
+    "if false; then echo a; elif true; then echo b; else echo c; fi",
+    "case abc in a*) echo star;; *) echo other;; esac",
+    "case x in y) echo 1;; x) echo 2;& z) echo 3;; esac",
+    "for i in 1 2 3; do [ $i = 2 ] && continue; echo $i; done",
+    "for i in 1 2 3; do for j in a b; do [ $j = b ] && break 2; echo $i$j; done; done",
+    "f() { echo \"args: $# $1\"; return 3; }; f x y; echo $?",
+    "f() { local v=inner; echo $v; }; v=outer; f; echo $v",
+    "g() { echo $FUNCNAME; }; g",
+    "true && echo yes || echo no; false && echo yes || echo no",
+    "! false; echo $?; ! true; echo $?",
+    "(exit 7); echo $?; { echo grp; }; (cd /; pwd)",
+    "set -e; false || true; echo survived",
+    "set -e; f() { false; echo notreached; }; f || echo caught",
+    "set -o pipefail; false | true; echo $?",
+    "true | false | true; echo ${PIPESTATUS[@]}",
+    "set -u; (echo $nosuch) 2>/dev/null; echo $?",
+    "x=1; readonly x; (x=2) 2>/dev/null; echo $?",
+    # redirections and here-docs
+    "echo out > f.txt; echo more >> f.txt; cat f.txt; cat < f.txt | wc -l",
+    "cat <<EOF\nline $((1+1))\n  indented\nEOF",
+    "cat <<'EOF'\nno $expansion here\nEOF",
+    "cat <<-EOF\n\ttabbed\n\tEOF",
+    "cat <<< 'here string'",
+    "{ echo to-err >&2; } 2>&1 | cat",
+    "echo a 2>/dev/null >&2 | cat; echo b",
+    "exec 3>fd3.txt; echo via3 >&3; exec 3>&-; cat fd3.txt",
+    "while read -r line; do echo \"got $line\"; done <<EOF\na b\nc\nEOF",
+    "printf 'a b c\\n' | { read x y; echo \"$y|$x\"; }",
+    "IFS=, read -r a b <<< 'x,y,z'; echo $a/$b",
+    "read -a arr <<< '1 2 3'; echo ${arr[2]}",
+    # builtins
+    "printf '%5s|%-5s|%05d|%x|%o|%.2f|%c\\n' ab cd 42 255 8 3.14159 xyz",
+    "printf '%s-%s\\n' a b c d e",
+    "printf '%q\\n' 'a b' \"it's\"",
+    "echo -e 'a\\tb\\nc'; echo -n x; echo y",
+    "type echo cd; type -t ls",
+    "x=5; let 'x += 2'; echo $x",
+    "declare -i n=2+3; echo $n",
+    "shopt -s extglob\ncase foo.txt in @(*.txt|*.md)) echo match;; esac",
+    "[[ abc == a* ]] && echo glob; [[ abc =~ ^a(b)c$ ]] && echo ${BASH_REMATCH[1]}",
+    "[[ -n x && ! -z x ]] && echo both; [ 3 -lt 10 ] && echo lt; test -d / && echo dir",
+    "getopts 'ab:' o -a; echo $o; OPTIND=1; while getopts 'ab:' o -a -b val; do echo $o${OPTARG:+=$OPTARG}; done",
+    "eval 'x=evaluated'; echo $x",
+    "echo 'echo sourced $1' > s.sh; . ./s.sh arg; source s.sh",
+    "trap 'echo bye' EXIT; echo main",
+    "shift 2>/dev/null; set -- a b c; shift; echo $@",
+    "mkdir -p d/e; touch d/e/f; cd d; pwd | sed 's,.*/,,'; cd -  >/dev/null; ls d/e",
+    "touch b a c; echo *; echo ?; echo nomatch*",
+    "touch .hidden vis; echo *; shopt -s dotglob; echo *",
+    "x=`echo a`; echo $x",
+    "echo $((16#ff)) $((2#101)) $((010)) $((0x10))",
+    "a=(x y z); for i in \"${!a[@]}\"; do echo $i=${a[i]}; done",
+    "s='a b'; arr=($s c); echo ${#arr[@]}",
+    "bash -c 'echo $0 $1' zero one",
+    "sh -c 'exit 5'; echo $?",
+    "nosuchcmd 2>/dev/null; echo $?",
+    "echo $(( 1 > 2 ? 10 : 20 ))",
+    "x=abc; echo ${x@Q}",
+    "f() { echo in f; }; declare -F f",
+    "mapfile -t lines <<EOF\nl1\nl2\nEOF\necho ${#lines[@]} ${lines[1]}",
+    "echo 'a\nb\nc' | while read l; do echo $l; done | tail -1",
+    "yes | head -3",
+    "seq 5 | tac 2>/dev/null | head -1 || echo",
+]
+
+
+def _bash(tmp: Path, script: str) -> tuple[int, bytes]:
+    p = subprocess.run(["bash", "-c", script], cwd=tmp, capture_output=True, timeout=30,
+                       env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": "/"})
+    return p.returncode, p.stdout
+
+
+def _vshell(tmp: Path, script: str) -> tuple[int, bytes, bytes]:
+    with Sandbox(mounts=[HostMount(str(tmp), "/work")], timeout=30) as sb:
+        res = sb.exec(script)
+    return res.exit_code, res.stdout, res.stderr
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_same_as_bash(tmp_path: Path, script: str) -> None:
+    a = tmp_path / "bash"
+    b = tmp_path / "vshell"
+    a.mkdir()
+    b.mkdir()
+    want_status, want_out = _bash(a, script)
+    got_status, got_out, got_err = _vshell(b, script)
+    assert got_out == want_out, (got_out, want_out, got_err)
+    assert got_status == want_status, (got_status, want_status, got_err)
+    assert b"Traceback" not in got_err

@@ -1,0 +1,136 @@
+"""The CLI contract, driven as agents drive it: a real `python -m vshell` process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+VSHELL = [sys.executable, "-m", "vshell"]
+
+
+def run(args: list[str], stdin: bytes | None = None, cwd: str | None = None,
+        env: dict[str, str] | None = None, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run(VSHELL + args, input=stdin, capture_output=True, cwd=cwd,
+                          env=env, timeout=timeout)
+
+
+def test_echo_hi() -> None:
+    p = run(["-c", "echo hi"])
+    assert (p.returncode, p.stdout, p.stderr) == (0, b"hi\n", b"")
+
+
+def test_mount_and_pipeline(tmp_path: Path) -> None:
+    (tmp_path / "a").write_text("1\n2\n3\n")
+    p = run(["--mount", f"{tmp_path}:/work", "-c", "cd /work && cat a | wc -l > n"])
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "n").read_text() == "3\n"
+
+
+def test_readonly_and_deny(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("x")
+    p = run(["--mount", f"{tmp_path}:/w:ro", "--deny-path", ".env", "-c",
+             "ls -A /w; cat /w/.env; echo x > /w/f"])
+    assert p.stdout == b""
+    assert b"Permission denied" in p.stderr and b"Read-only file system" in p.stderr
+    assert p.returncode == 1
+
+
+def test_status_and_parse_error() -> None:
+    assert run(["-c", "exit 42"]).returncode == 42
+    p = run(["-c", "echo )"])
+    assert p.returncode == 2
+    assert b"syntax error near unexpected token" in p.stderr
+    assert b"Traceback" not in p.stderr
+
+
+def test_bad_usage() -> None:
+    for args in (["--nope"], ["--timeout", "soon", "-c", "true"], ["--mount", "x", "-c", "true"],
+                 ["-c"], ["--deny-path", "a[b]", "-c", "true"]):
+        p = run(args)
+        assert p.returncode == 2, args
+        assert p.stderr.startswith(b"vshell: "), p.stderr
+        assert b"Traceback" not in p.stderr
+
+
+def test_version_and_help() -> None:
+    assert run(["--version"]).stdout.startswith(b"vshell ")
+    assert run(["-v"]).returncode == 0
+    assert b"--mount" in run(["--help"]).stdout
+
+
+def test_timeout_status() -> None:
+    t0 = time.monotonic()
+    p = run(["--timeout", "300ms", "-c", "while :; do :; done"])
+    assert p.returncode == 137
+    assert time.monotonic() - t0 < 5
+    assert run(["--timeout", "0", "-c", "true"]).returncode == 0
+    assert run(["--timeout", "1m", "-c", "true"]).returncode == 0
+
+
+def test_output_limit() -> None:
+    p = run(["--output-limit", "5", "-c", "echo 0123456789"])
+    assert p.stdout == b"01234"
+    assert b"truncated" in p.stderr
+
+
+def test_env_isolation() -> None:
+    env = dict(os.environ, LEAKY="yes")
+    p = run(["--env", "A=1", "--env", "LEAKY", "-c", "echo $A $LEAKY; echo ${HOSTPATH:-none}"],
+            env=env)
+    assert p.stdout == b"1 yes\nnone\n"
+    p = run(["-c", "echo ${LEAKY:-unset}"], env=env)
+    assert p.stdout == b"unset\n"
+
+
+def test_cwd_defaults(tmp_path: Path) -> None:
+    assert run(["-c", "pwd"]).stdout == b"/\n"
+    assert run(["--mount", f"{tmp_path}:/m", "-c", "pwd"]).stdout == b"/m\n"
+    assert run(["--mount", f"{tmp_path}:/m", "--cwd", "/tmp", "-c", "pwd"]).stdout == b"/tmp\n"
+    assert run(["--cwd", "/nope", "-c", "pwd"]).returncode == 2
+
+
+def test_file_argument(tmp_path: Path) -> None:
+    (tmp_path / "s.sh").write_text('echo "$0 $1 $#"\n')
+    p = run(["--mount", f"{tmp_path}:/w", "/w/s.sh", "a", "b"])
+    assert p.stdout == b"/w/s.sh a 2\n"
+    p = run([str(tmp_path / "s.sh")])  # a host path is not a sandbox path
+    assert p.returncode == 127
+
+
+def test_stdin_repl_line_by_line() -> None:
+    p = run([], stdin=b"x=1\nif true; then\n  echo $x\nfi\necho done\n")
+    assert p.stdout == b"1\ndone\n"
+    assert p.stderr == b""
+
+
+def test_sigint_and_sigterm() -> None:
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        proc = subprocess.Popen(VSHELL + ["-c", "sleep 10"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        time.sleep(1.0)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=10)
+        assert proc.returncode == code, err
+
+
+def test_startup_is_light() -> None:
+    """Start-up imports no heavy module (httpx, wasmtime, prompt_toolkit, jq)."""
+    code = ("import sys, vshell.cli; vshell.cli.main(['-c', 'echo hi | cat']); "
+            "print(sorted(m for m in ('httpx','wasmtime','prompt_toolkit','jq','pyfakefs') "
+            "if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30)
+    assert p.stdout.endswith(b"[]\n"), p.stdout + p.stderr
+
+
+def _median_runtime(argv: list[str], n: int = 5) -> float:
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        subprocess.run(argv, capture_output=True, timeout=30)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)

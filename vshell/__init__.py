@@ -1,0 +1,67 @@
+"""vshell: a bash-compatible virtual shell for AI agents.
+
+Every command is a Python function over a virtual filesystem of host mounts; nothing
+ever starts a host process.  The public API:
+
+    from vshell import Sandbox, HostMount, MemoryMount, Result, Outcome
+
+    with Sandbox(mounts=[HostMount("./work", "/work")], deny=["**/.env"]) as sb:
+        res = sb.exec("cd /work && ls | wc -l")
+        print(res.exit_code, res.stdout)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Sandbox",
+    "SandboxConfigError",
+    "HostMount",
+    "MemoryMount",
+    "BackendMount",
+    "Result",
+    "Outcome",
+    "SandboxError",
+    "Command",
+    "Invocation",
+    "Exit",
+    "exitf",
+    "command",
+    "NestedRequest",
+    "__version__",
+]
+
+_LAZY = {
+    "Sandbox": "vshell.sandbox",
+    "SandboxConfigError": "vshell.sandbox",
+    "HostMount": "vshell.sandbox",
+    "MemoryMount": "vshell.sandbox",
+    "BackendMount": "vshell.sandbox",
+    "Result": "vshell.result",
+    "Outcome": "vshell.result",
+    "SandboxError": "vshell.result",
+    "Command": "vshell.command",
+    "Invocation": "vshell.command",
+    "Exit": "vshell.command",
+    "exitf": "vshell.command",
+    "command": "vshell.command",
+    "NestedRequest": "vshell.command",
+}
+
+if TYPE_CHECKING:
+    from vshell.command import Command, Exit, Invocation, NestedRequest, command, exitf
+    from vshell.result import Outcome, Result, SandboxError
+    from vshell.sandbox import BackendMount, HostMount, MemoryMount, Sandbox, SandboxConfigError
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public names lazily, keeping ``vshell -c`` start-up small."""
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'vshell' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(mod), name)

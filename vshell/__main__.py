@@ -1,0 +1,8 @@
+"""``python -m vshell``."""
+
+import sys
+
+from vshell.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

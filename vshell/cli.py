@@ -1,0 +1,306 @@
+"""The ``vshell`` command line: the contract agents and tools rely on.
+
+vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
+       [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]... [--cwd VPATH]
+       [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+from dataclasses import dataclass, field
+
+from vshell import __version__
+
+USAGE = """\
+usage: vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
+              [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]...
+              [--cwd VPATH] [-c SCRIPT | FILE [ARG...]]
+"""
+
+HELP = USAGE + """
+A bash-compatible shell for AI agents that never starts a host process: every command is
+a Python function over a virtual filesystem of host mounts.
+
+options:
+  -c SCRIPT                 run SCRIPT and exit with its status
+  --mount HOST:VPATH[:ro]   expose host directory HOST at virtual path VPATH
+                            (read-write, or read-only with :ro)
+  --deny-path PATTERN       refuse access to paths matching PATTERN (e.g. '**/.env')
+  --allow-net ENTRY         allow network access to a host name, '*.' wildcard, IP or CIDR
+  --timeout DURATION        stop a run after DURATION, e.g. 500ms, 30s, 1m (0: no deadline;
+                            default 30s)
+  --output-limit BYTES      keep at most BYTES of stdout and of stderr (default 4194304)
+  --env NAME=VALUE | NAME   set a variable, or copy NAME from the host environment
+  --cwd VPATH               start in VPATH (default: the first mount, else /)
+  -v, --version             print the version and exit
+  -h, --help                show this help and exit
+
+With no -c and no FILE, vshell reads commands from standard input (a REPL on a terminal).
+Exit status: the script's; 2 for bad usage or a script that does not parse; 137 when the
+timeout stops a run; 130 on SIGINT; 143 on SIGTERM.
+"""
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass
+class Options:
+    mounts: list[tuple[str, str, str]] = field(default_factory=list)
+    deny: list[str] = field(default_factory=list)
+    allow_net: list[str] = field(default_factory=list)
+    timeout: float | None = 30.0
+    output_limit: int = 4 * 1024 * 1024
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    command: str | None = None
+    file: str | None = None
+    args: list[str] = field(default_factory=list)
+    action: str = "run"
+
+
+_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def parse_duration(text: str) -> float | None:
+    """Go-style durations ("500ms", "1m30s", "0"); a bare number means seconds."""
+    t = text.strip()
+    if t in ("0", "0s"):
+        return None
+    if re.fullmatch(r"\d+(\.\d*)?", t):
+        v = float(t)
+        return v or None
+    pos = 0
+    total = 0.0
+    for m in _DURATION.finditer(t):
+        if m.start() != pos:
+            break
+        total += float(m.group(1)) * _UNITS[m.group(2)]
+        pos = m.end()
+    if pos != len(t) or not t:
+        raise UsageError(f"invalid duration {text!r} (use e.g. 500ms, 30s, 1m)")
+    return total or None
+
+
+def parse_size(text: str) -> int:
+    m = re.fullmatch(r"(\d+)([kKmMgG]i?[bB]?|[bB])?", text.strip())
+    if not m:
+        raise UsageError(f"invalid byte count {text!r}")
+    n = int(m.group(1))
+    unit = (m.group(2) or "").lower()[:1]
+    return n * {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[unit]
+
+
+def parse_args(argv: list[str]) -> Options:
+    o = Options()
+    i = 0
+
+    def value(flag: str) -> str:
+        nonlocal i
+        if "=" in argv[i] and argv[i].startswith("--"):
+            return argv[i].split("=", 1)[1]
+        if i + 1 >= len(argv):
+            raise UsageError(f"option {flag} requires an argument")
+        i += 1
+        return argv[i]
+
+    while i < len(argv):
+        a = argv[i]
+        name = a.split("=", 1)[0] if a.startswith("--") else a
+        if name in ("-h", "--help"):
+            o.action = "help"
+            return o
+        if name in ("-v", "--version"):
+            o.action = "version"
+            return o
+        if name == "--mount":
+            spec = value(name)
+            o.mounts.append(_parse_mount(spec))
+        elif name == "--deny-path":
+            o.deny.append(value(name))
+        elif name == "--allow-net":
+            o.allow_net.append(value(name))
+        elif name == "--timeout":
+            o.timeout = parse_duration(value(name))
+        elif name == "--output-limit":
+            o.output_limit = parse_size(value(name))
+        elif name == "--env":
+            entry = value(name)
+            k, eq, v = entry.partition("=")
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):
+                raise UsageError(f"invalid --env entry {entry!r}")
+            if eq:
+                o.env[k] = v
+            elif k in os.environ:
+                o.env[k] = os.environ[k]
+        elif name == "--cwd":
+            o.cwd = value(name)
+        elif a == "-c":
+            if i + 1 >= len(argv):
+                raise UsageError("option -c requires an argument")
+            o.command = argv[i + 1]
+            o.args = argv[i + 2 :]
+            return o
+        elif a == "--":
+            if i + 1 < len(argv):
+                o.file = argv[i + 1]
+                o.args = argv[i + 2 :]
+            return o
+        elif a.startswith("-") and a != "-":
+            raise UsageError(f"unknown option {a}")
+        else:
+            o.file = a
+            o.args = argv[i + 1 :]
+            return o
+        i += 1
+    return o
+
+
+def _parse_mount(spec: str) -> tuple[str, str, str]:
+    mode = "rw"
+    body = spec
+    for suffix in (":ro", ":rw"):
+        if spec.endswith(suffix):
+            mode = suffix[1:]
+            body = spec[: -len(suffix)]
+            break
+    host, sep, vpath = body.rpartition(":")
+    if not sep or not host or not vpath:
+        raise UsageError(f"invalid --mount {spec!r} (want HOST:VPATH[:ro])")
+    if not vpath.startswith("/"):
+        raise UsageError(f"invalid --mount {spec!r}: VPATH must be absolute")
+    return host, vpath, mode
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        opts = parse_args(argv)
+    except UsageError as e:
+        sys.stderr.write(f"vshell: {e}\nTry 'vshell --help' for more information.\n")
+        return 2
+    if opts.action == "help":
+        sys.stdout.write(HELP)
+        return 0
+    if opts.action == "version":
+        sys.stdout.write(f"vshell {__version__}\n")
+        return 0
+    from vshell.sandbox import HostMount, Sandbox, SandboxConfigError
+
+    try:
+        sb = Sandbox(
+            mounts=[HostMount(h, v, readonly=m == "ro") for h, v, m in opts.mounts],
+            deny=opts.deny,
+            allow_net=opts.allow_net,
+            env=opts.env,
+            timeout=opts.timeout,
+            output_limit=opts.output_limit,
+            cwd=opts.cwd,
+        )
+    except SandboxConfigError as e:
+        sys.stderr.write(f"vshell: {e}\n")
+        return 2
+    with sb:
+        if opts.command is not None:
+            return _run_script(sb, opts.command, opts.args, None)
+        if opts.file is not None:
+            return _run_file(sb, opts.file, opts.args)
+        from vshell.repl import run_repl
+
+        return run_repl(sb)
+
+
+class _Signals:
+    """SIGINT / SIGTERM cancel the running script; the status says which."""
+
+    def __init__(self) -> None:
+        self.token = None
+        self.received: int | None = None
+
+    def __enter__(self) -> _Signals:
+        self._old = {}
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, self._handle)
+            except ValueError:
+                pass
+        return self
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.received = signum
+        if self.token is not None:
+            self.token.cancel("interrupt" if signum == signal.SIGINT else "terminate")
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+def _run_script(sb, script: str, args: list[str], name: str | None) -> int:  # type: ignore[no-untyped-def]
+    from vshell.command import CancelToken
+    from vshell.result import Outcome
+
+    if args:
+        sb._state.script_name = args[0]
+        sb._state.positional = list(args[1:])
+    elif name is not None:
+        sb._state.script_name = name
+    stdin = sys.stdin.buffer if sys.stdin is not None else None
+    out = _StdStream(sys.stdout.buffer)
+    err = _StdStream(sys.stderr.buffer)
+    with _Signals() as sigs:
+        token = CancelToken()
+        sigs.token = token  # type: ignore[assignment]
+        res = sb.exec(script, stdin=stdin, stdout=out, stderr=err, cancel=token)
+    if res.truncated:
+        sys.stderr.write(f"vshell: output truncated at {sb.output_limit} bytes\n")
+    if sigs.received == signal.SIGTERM:
+        return 143
+    if sigs.received == signal.SIGINT or res.outcome is Outcome.CANCELED:
+        return 130
+    if res.outcome is Outcome.TIMED_OUT:
+        return 137
+    return res.exit_code
+
+
+def _run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped-def]
+    from vshell.command import _normpath
+
+    full = _normpath(path if path.startswith("/") else sb.cwd.rstrip("/") + "/" + path)
+    try:
+        with sb.fs.open(full, "rb") as f:
+            source = f.read().decode("utf-8", "surrogateescape")
+    except IsADirectoryError:
+        sys.stderr.write(f"vshell: {path}: Is a directory\n")
+        return 126
+    except OSError as e:
+        sys.stderr.write(f"vshell: {path}: {e.strerror or e}\n")
+        return 127
+    sb._state.positional = list(args)
+    return _run_script(sb, source, [], path)
+
+
+class _StdStream:
+    """Host stdout/stderr for streaming output; a closed reader is a broken pipe."""
+
+    def __init__(self, raw) -> None:  # type: ignore[no-untyped-def]
+        self.raw = raw
+
+    def write(self, data: bytes) -> int:
+        try:
+            self.raw.write(data)
+        except (BrokenPipeError, ValueError):
+            raise BrokenPipeError(32, "Broken pipe") from None
+        return len(data)
+
+    def flush(self) -> None:
+        try:
+            self.raw.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            raise BrokenPipeError(32, "Broken pipe") from None

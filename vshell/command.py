@@ -1,0 +1,194 @@
+"""The one contract every command follows, builtin or registered by a host.
+
+A command is a name, a description and ``run(inv) -> int | None``.  It may raise
+:class:`Exit` to end with a status and an optional message (printed as ``name: message``).
+An ``OSError`` escaping ``run`` is printed as GNU tools print it (``name: path: strerror``)
+with status 1; :class:`BrokenPipe` (a reader that went away) ends it with status 141.
+"""
+
+from __future__ import annotations
+
+import errno as _errno
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from vshell.result import Result
+    from vshell.vfs import VFS
+
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+
+class Exit(Exception):
+    """End a command with ``status``; ``message`` (if any) goes to stderr as ``name: message``."""
+
+    def __init__(self, status: int = 0, message: str | None = None) -> None:
+        super().__init__(message or "")
+        self.status = status
+        self.message = message
+
+
+def exitf(status: int, fmt: str, *args: object) -> Exit:
+    """Build an :class:`Exit` with a %-formatted message (sbsh's ``Exitf``)."""
+    return Exit(status, fmt % args if args else fmt)
+
+
+class Cancelled(BaseException):
+    """Raised inside a run when its timeout passed or its caller cancelled it.
+
+    A BaseException so that a command's ``except Exception`` cannot swallow it.
+    """
+
+
+class CancelToken:
+    """One per run: checked at every command, loop iteration and pipe read/write."""
+
+    __slots__ = ("_reason", "deadline")
+
+    def __init__(self, deadline: float | None = None) -> None:
+        self.deadline = deadline  # time.monotonic() value, or None
+        self._reason: str | None = None
+
+    def cancel(self, reason: str = "canceled") -> None:
+        self._reason = reason
+
+    @property
+    def reason(self) -> str | None:
+        if self._reason is None and self.deadline is not None:
+            import time
+
+            if time.monotonic() >= self.deadline:
+                self._reason = "timeout"
+        return self._reason
+
+    def check(self) -> None:
+        """Raise :class:`Cancelled` when the run must stop."""
+        if self.reason is not None:
+            raise Cancelled(self._reason)
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None: no deadline)."""
+        if self.deadline is None:
+            return None
+        import time
+
+        return max(0.0, self.deadline - time.monotonic())
+
+
+class InputStream(Protocol):
+    def read(self, n: int = -1, /) -> bytes: ...
+    def readline(self, limit: int = -1, /) -> bytes: ...
+
+
+class OutputStream(Protocol):
+    def write(self, data: bytes, /) -> int: ...
+    def flush(self) -> None: ...
+
+
+@dataclass
+class NestedRequest:
+    """What ``inv.run_nested`` runs: a script in a fresh session of the same sandbox."""
+
+    script: str
+    env: list[str] = field(default_factory=list)
+    dir: str | None = None
+    timeout: float | None = None
+    output_limit: int | None = None
+
+
+@dataclass
+class Invocation:
+    """Everything one command call gets, and nothing that mentions the shell.
+
+    The streams belong to the shell and are not valid after ``run`` returns.  ``fs`` is
+    the sandbox filesystem with mounts and deny rules in force (bound to this call's
+    descriptors so ``/dev/stdin`` and ``/dev/fd/N`` mean this call's streams).
+    ``http`` is the policy-checked httpx client, None when no network was allowed.
+    """
+
+    name: str
+    args: list[str]
+    dir: str
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+    env: Mapping[str, str]
+    fs: VFS
+    cancel: CancelToken
+    http: Any = None
+    python: Any = None
+    # Runs argv as a command of this sandbox (functions excluded), for xargs, find -exec,
+    # timeout, env, awk system(); returns the exit status.
+    run_command: Callable[..., int] | None = None
+    nested: Callable[[NestedRequest], Result] | None = None
+
+    def abs(self, path: str) -> str:
+        """Resolve ``path`` lexically against the working directory (a virtual path)."""
+        if path.startswith("/"):
+            return _normpath(path)
+        return _normpath(self.dir.rstrip("/") + "/" + path)
+
+    def getenv(self, name: str, default: str = "") -> str:
+        return self.env.get(name, default)
+
+    def run_nested(self, request: NestedRequest | None = None, **kw: Any) -> Result:
+        """Run a script back inside this sandbox in a fresh session (see README)."""
+        if request is None:
+            request = NestedRequest(**kw)
+        if self.nested is None:
+            from vshell.result import Outcome, Result
+
+            return Result(Outcome.UNSUPPORTED, 126, b"", b"nested execution is not available\n")
+        return self.nested(request)
+
+    def error(self, message: str) -> None:
+        """Write ``name: message`` to stderr (a diagnostic while the command keeps going)."""
+        self.stderr.write(f"{self.name}: {message}\n".encode("utf-8", "surrogateescape"))
+
+
+def _normpath(path: str) -> str:
+    """Lexical normalisation of an absolute virtual path; ``..`` stops at ``/``."""
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return "/" + "/".join(parts)
+
+
+def describe_oserror(exc: OSError) -> str:
+    """The GNU wording of an OSError: ``path: strerror`` (or just strerror)."""
+    text = exc.strerror or (os.strerror(exc.errno) if exc.errno else str(exc))
+    if exc.errno == _errno.EROFS:
+        text = "Read-only file system"
+    if exc.filename is not None:
+        return f"{exc.filename}: {text}"
+    return text
+
+
+RunFunc = Callable[[Invocation], "int | None"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A named command: ``run(inv)`` returns its status (None means 0) or raises Exit."""
+
+    name: str
+    description: str
+    run: RunFunc
+
+
+def command(name: str, description: str) -> Callable[[RunFunc], Command]:
+    """Decorator building a :class:`Command` from a function."""
+
+    def wrap(fn: RunFunc) -> Command:
+        return Command(name, description, fn)
+
+    return wrap

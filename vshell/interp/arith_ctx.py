@@ -1,0 +1,59 @@
+"""The shell side of arithmetic: how ``$(( ))`` reads and assigns shell variables."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vshell.interp.state import ShellError
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Shell
+
+
+class ShellArithContext:
+    """Implements :class:`vshell.interp.arith.ArithContext` over a shell's variables."""
+
+    def __init__(self, sh: Shell) -> None:
+        self.sh = sh
+
+    def _is_assoc(self, name: str) -> bool:
+        v = self.sh.state.lookup(name)
+        return v is not None and "A" in v.attrs
+
+    def _key(self, name: str, subscript: str) -> str | int:
+        if self._is_assoc(name):
+            return self.sh.expander.word(subscript) if "$" in subscript else subscript
+        return self.sh.arith(self.sh.expander.arith_text(subscript), subscript)
+
+    def get(self, name: str, subscript: str | None) -> str | None:
+        st = self.sh.state
+        if subscript is None:
+            if name.isdigit():
+                k = int(name)
+                return st.positional[k - 1] if 0 < k <= len(st.positional) else None
+            return st.get(name)
+        v = st.lookup(name)
+        key = self._key(name, subscript)
+        if v is None:
+            return None
+        val = v.value
+        if isinstance(val, dict):
+            if isinstance(key, int) and key < 0 and "A" not in v.attrs:
+                top = max(val) + 1 if val else 0  # type: ignore[type-var, operator]
+                key = top + key
+            return val.get(key if "A" not in v.attrs else str(key))  # type: ignore[call-overload]
+        if key == 0:
+            return val
+        return None
+
+    def set(self, name: str, subscript: str | None, value: int) -> None:
+        st = self.sh.state
+        if subscript is None:
+            st.set(name, str(value))
+            return
+        key = self._key(name, subscript)
+        st.set_element(name, key if isinstance(key, int) else str(key), str(value))
+
+    def nounset_error(self, name: str) -> None:
+        if self.sh.state.options.get("nounset"):
+            raise ShellError(f"{name}: unbound variable", status=1, fatal=True)

@@ -1,0 +1,864 @@
+"""Core shell builtins: control flow, directories, eval/source/exec, command lookup,
+traps, jobs and aliases."""
+
+from __future__ import annotations
+
+import stat as _stat
+import time
+from typing import TYPE_CHECKING
+
+from vshell.interp.state import ShellError
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Shell
+
+
+def _out(sh: Shell, text: str) -> None:
+    sh.write_out(text.encode("utf-8", "surrogateescape"))
+
+
+def b_true(sh: Shell, name: str, args: list[str]) -> int:
+    return 0
+
+
+def b_false(sh: Shell, name: str, args: list[str]) -> int:
+    return 1
+
+
+def _echo_escapes(s: str) -> tuple[str, bool]:
+    """Interpret ``echo -e`` escapes; returns (text, stop) where stop is ``\\c`` seen."""
+    out: list[str] = []
+    i = 0
+    n = len(s)
+    simple = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+              "t": "\t", "v": "\v", "\\": "\\"}
+    while i < n:
+        c = s[i]
+        if c != "\\" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        e = s[i + 1]
+        if e in simple:
+            out.append(simple[e])
+            i += 2
+        elif e == "c":
+            return "".join(out), True
+        elif e == "0":
+            j = i + 2
+            k = j
+            while k < n and k < j + 3 and s[k] in "01234567":
+                k += 1
+            v = int(s[j:k], 8) if k > j else 0
+            out.append(_byte(v & 0xFF))
+            i = k
+        elif e in "1234567":
+            j = i + 1
+            k = j
+            while k < n and k < j + 3 and s[k] in "01234567":
+                k += 1
+            out.append(_byte(int(s[j:k], 8) & 0xFF))
+            i = k
+        elif e == "x":
+            j = i + 2
+            k = j
+            while k < n and k < j + 2 and s[k] in "0123456789abcdefABCDEF":
+                k += 1
+            if k == j:
+                out.append("\\x")
+                i += 2
+            else:
+                out.append(_byte(int(s[j:k], 16)))
+                i = k
+        elif e in "uU":
+            j = i + 2
+            k = j
+            lim = 4 if e == "u" else 8
+            while k < n and k < j + lim and s[k] in "0123456789abcdefABCDEF":
+                k += 1
+            if k == j:
+                out.append("\\" + e)
+                i += 2
+            else:
+                try:
+                    out.append(chr(int(s[j:k], 16)))
+                except (ValueError, OverflowError):
+                    out.append("?")
+                i = k
+        else:
+            out.append("\\" + e)
+            i += 2
+    return "".join(out), False
+
+
+def _byte(v: int) -> str:
+    return chr(v) if v < 0x80 else bytes([v]).decode("utf-8", "surrogateescape")
+
+
+def b_echo(sh: Shell, name: str, args: list[str]) -> int:
+    newline = True
+    escapes = sh.state.shopt.get("xpg_echo", False)
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if len(a) > 1 and a[0] == "-" and all(c in "neE" for c in a[1:]):
+            for c in a[1:]:
+                if c == "n":
+                    newline = False
+                elif c == "e":
+                    escapes = True
+                elif c == "E":
+                    escapes = False
+            i += 1
+            continue
+        break
+    text = " ".join(args[i:])
+    if escapes:
+        text, stop = _echo_escapes(text)
+        if stop:
+            newline = False
+    if newline:
+        text += "\n"
+    _out(sh, text)
+    return 0
+
+
+# --- directories ------------------------------------------------------------------------------
+def _set_pwd(sh: Shell, new: str) -> None:
+    st = sh.state
+    old = st.get("PWD") or st.cwd
+    st.cwd = new
+    try:
+        st.set("OLDPWD", old)
+        st.set("PWD", new)
+    except ShellError:
+        pass
+
+
+def b_cd(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.command import _normpath
+
+    st = sh.state
+    physical = False
+    while args and args[0].startswith("-") and len(args[0]) > 1 and args[0] != "-":
+        if args[0] == "--":
+            args = args[1:]
+            break
+        if set(args[0][1:]) <= set("LPe@"):
+            physical = "P" in args[0] or physical
+            args = args[1:]
+            continue
+        sh.err(f"cd: {args[0]}: invalid option")
+        sh.write_err("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n")
+        return 2
+    if len(args) > 1:
+        sh.err("cd: too many arguments")
+        return 1
+    print_dir = False
+    if not args:
+        target = st.get("HOME")
+        if target is None:
+            sh.err("cd: HOME not set")
+            return 1
+        if target == "":
+            return 0
+    else:
+        target = args[0]
+        if target == "-":
+            target = st.get("OLDPWD") or ""
+            if not target:
+                sh.err("cd: OLDPWD not set")
+                return 1
+            print_dir = True
+    if target == "":
+        return 0
+    candidates = []
+    if not target.startswith("/") and not target.startswith(".") and st.get("CDPATH"):
+        for d in (st.get("CDPATH") or "").split(":"):
+            if d:
+                candidates.append((d.rstrip("/") + "/" + target, True))
+    cur = st.get("PWD") or st.cwd
+    candidates.append((target, False))
+    fs = sh.ctx.fs
+    last_err: OSError | None = None
+    for cand, from_cdpath in candidates:
+        full = _normpath(cand if cand.startswith("/") else cur.rstrip("/") + "/" + cand)
+        try:
+            info = fs.stat(full)
+        except OSError as e:
+            last_err = e
+            continue
+        if not _stat.S_ISDIR(info.st_mode):
+            sh.err(f"cd: {target}: Not a directory")
+            return 1
+        if physical:
+            try:
+                full = fs.realpath(full)
+            except OSError:
+                pass
+        _set_pwd(sh, full)
+        if print_dir or from_cdpath:
+            _out(sh, full + "\n")
+        return 0
+    msg = "No such file or directory"
+    if last_err is not None and last_err.strerror:
+        msg = last_err.strerror
+    sh.err(f"cd: {target}: {msg}")
+    return 1
+
+
+def b_pwd(sh: Shell, name: str, args: list[str]) -> int:
+    physical = False
+    for a in args:
+        if a == "-P":
+            physical = True
+        elif a == "-L":
+            physical = False
+        elif a.startswith("-"):
+            sh.err(f"pwd: {a}: invalid option")
+            sh.write_err("pwd: usage: pwd [-LP]\n")
+            return 2
+    cwd = sh.state.cwd
+    if physical:
+        try:
+            cwd = sh.ctx.fs.realpath(cwd)
+        except OSError:
+            pass
+    _out(sh, cwd + "\n")
+    return 0
+
+
+def b_pushd(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    if not args:
+        if not st.dir_stack:
+            sh.err("pushd: no other directory")
+            return 1
+        top = st.dir_stack[0]
+        st.dir_stack[0] = st.cwd
+        if b_cd(sh, "cd", [top]) != 0:
+            return 1
+    else:
+        old = st.cwd
+        if b_cd(sh, "cd", [args[0]]) != 0:
+            return 1
+        st.dir_stack.insert(0, old)
+    return b_dirs(sh, "dirs", [])
+
+
+def b_popd(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    if not st.dir_stack:
+        sh.err("popd: directory stack empty")
+        return 1
+    top = st.dir_stack.pop(0)
+    if b_cd(sh, "cd", [top]) != 0:
+        return 1
+    return b_dirs(sh, "dirs", [])
+
+
+def b_dirs(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    home = st.get("HOME") or ""
+    items = [st.cwd] + st.dir_stack
+    if "-c" in args:
+        st.dir_stack.clear()
+        return 0
+    long = "-l" in args
+
+    def show(d: str) -> str:
+        if not long and home and (d == home or d.startswith(home.rstrip("/") + "/")):
+            return "~" + d[len(home):]
+        return d
+
+    if "-v" in args or "-p" in args:
+        for i, d in enumerate(items):
+            _out(sh, (f"{i:2d}  " if "-v" in args else "") + show(d) + "\n")
+    else:
+        _out(sh, " ".join(show(d) for d in items) + "\n")
+    return 0
+
+
+# --- control flow --------------------------------------------------------------------------
+def _int_arg(sh: Shell, name: str, a: str) -> int | None:
+    try:
+        return int(a.strip())
+    except ValueError:
+        sh.err(f"{name}: {a}: numeric argument required")
+        return None
+
+
+def b_exit(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp.shell import ExitShell
+
+    status = sh.state.last_status
+    if args:
+        if len(args) > 1:
+            sh.err("exit: too many arguments")
+            return 1
+        v = _int_arg(sh, name, args[0])
+        status = 2 if v is None else v & 0xFF
+    raise ExitShell(status)
+
+
+def b_return(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp.shell import ReturnFromFunction
+
+    if sh.func_depth == 0 and not sh.state.source_stack:
+        sh.err("return: can only `return' from a function or sourced script")
+        return 1
+    status = sh.state.last_status
+    if args:
+        v = _int_arg(sh, name, args[0])
+        status = 2 if v is None else v & 0xFF
+        if len(args) > 1:
+            sh.err("return: too many arguments")
+            return 1
+    raise ReturnFromFunction(status)
+
+
+def b_break(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp.shell import LoopControl
+
+    n = 1
+    if args:
+        v = _int_arg(sh, name, args[0])
+        if v is None:
+            return 1 if False else 128
+        if v < 1:
+            sh.err(f"{name}: {args[0]}: loop count out of range")
+            return 1
+        n = v
+    if sh.loop_depth == 0:
+        sh.err(f"{name}: only meaningful in a `for', `while', or `until' loop")
+        return 0
+    raise LoopControl(name, min(n, sh.loop_depth))
+
+
+def b_shift(sh: Shell, name: str, args: list[str]) -> int:
+    n = 1
+    if args:
+        v = _int_arg(sh, name, args[0])
+        if v is None:
+            return 1
+        n = v
+    st = sh.state
+    if n < 0:
+        sh.err(f"shift: {n}: shift count out of range")
+        return 1
+    if n > len(st.positional):
+        if st.shopt.get("shift_verbose"):
+            sh.err(f"shift: {n}: shift count out of range")
+        return 1
+    st.positional = st.positional[n:]
+    if st.frames:
+        st.frames[-1].positional = st.positional
+    return 0
+
+
+def b_eval(sh: Shell, name: str, args: list[str]) -> int:
+    if args and args[0] == "--":
+        args = args[1:]
+    src = " ".join(args)
+    if not src.strip():
+        return 0
+    try:
+        return sh.run_source(src, top=False, name=f"{sh.source_name}: eval")
+    except ShellError as e:
+        if e.status == 2:
+            return 2
+        raise
+
+
+def b_source(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp.redirect import _abspath
+    from vshell.interp.shell import ReturnFromFunction
+    from vshell.interp.simple import find_in_path
+
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        sh.err(f"{name}: filename argument required")
+        sh.write_err(f"{name}: usage: {name} filename [arguments]\n")
+        return 2
+    fname = args[0]
+    path: str | None
+    if "/" in fname:
+        path = _abspath(sh, fname)
+    else:
+        path = find_in_path(sh, fname) if sh.state.shopt.get("sourcepath") else None
+        if path is None or not sh.ctx.fs.isfile(path):
+            path = _abspath(sh, fname)
+    try:
+        with sh.ctx.fs.bind(sh.fds).open(path, "rb") as f:
+            src = f.read().decode("utf-8", "surrogateescape")
+    except IsADirectoryError:
+        sh.err(f"{fname}: is a directory")
+        return 1
+    except OSError as e:
+        sh.err(f"{fname}: {e.strerror or 'No such file or directory'}")
+        return 1
+    st = sh.state
+    saved_pos = None
+    if len(args) > 1:
+        saved_pos = st.positional
+        st.positional = list(args[1:])
+    st.source_stack.append(fname)
+    saved_name = sh.source_name
+    sh.source_name = fname
+    try:
+        return sh.run_source(src, top=False, name=fname)
+    except ReturnFromFunction as r:
+        return r.status
+    except ShellError as e:
+        if e.status == 2:
+            return 2
+        raise
+    finally:
+        sh.source_name = saved_name
+        st.source_stack.pop()
+        if saved_pos is not None:
+            st.positional = saved_pos
+
+
+def b_exec(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp.shell import ExitShell
+    from vshell.interp.simple import exec_argv
+
+    while args and args[0].startswith("-") and args[0] != "-":
+        if args[0] == "--":
+            args = args[1:]
+            break
+        args = args[1:]  # -c -l -a NAME: accepted, no effect in-process
+    if not args:
+        # `exec >file`: the redirections (already applied to sh.fds) become permanent
+        sh.permanent_fds = dict(sh.fds)
+        return 0
+    status = exec_argv(sh, args, {}, sh.fds)
+    raise ExitShell(status)
+
+
+def b_command(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp import builtins_registry
+    from vshell.interp.simple import exec_argv
+
+    verbose = None
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for c in args[0][1:]:
+            if c == "v":
+                verbose = "v"
+            elif c == "V":
+                verbose = "V"
+            elif c == "p":
+                pass
+            else:
+                sh.err(f"command: -{c}: invalid option")
+                sh.write_err("command: usage: command [-pVv] command [arg ...]\n")
+                return 2
+        args = args[1:]
+    if not args:
+        return 0
+    if verbose:
+        status = 0
+        for a in args:
+            if _describe(sh, a, short=verbose == "v", allow_funcs=True) != 0:
+                if verbose == "V":
+                    sh.err(f"command: {a}: not found")
+                status = 1
+        return status
+    # bypass functions
+    name0 = args[0]
+    fn = sh.state.functions.pop(name0, None)
+    try:
+        if builtins_registry.is_builtin(name0) or sh.find_command(name0) is not None:
+            return exec_argv(sh, args, {}, sh.fds)
+        return exec_argv(sh, args, {}, sh.fds)
+    finally:
+        if fn is not None:
+            sh.state.functions[name0] = fn
+
+
+def b_builtin(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp import builtins_registry
+
+    if not args:
+        return 0
+    fn = builtins_registry.lookup(args[0])
+    if fn is None:
+        sh.err(f"builtin: {args[0]}: not a shell builtin")
+        return 1
+    return fn(sh, args[0], args[1:])
+
+
+COMMAND_DIR = "/usr/bin"
+
+KEYWORDS = frozenset(
+    "if then else elif fi case esac for select while until do done in function time { } ! [[ ]] "
+    "coproc".split()
+)
+
+
+def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
+              type_flag: bool = False, path_only: bool = False, all_: bool = False) -> int:
+    from vshell.interp import builtins_registry
+    from vshell.interp.simple import find_in_path
+
+    st = sh.state
+    found = False
+    if word in st.aliases and not path_only:
+        found = True
+        if type_flag:
+            _out(sh, "alias\n")
+        elif short:
+            _out(sh, f"alias {word}='{st.aliases[word]}'\n")
+        else:
+            _out(sh, f"{word} is aliased to `{st.aliases[word]}'\n")
+        if not all_:
+            return 0
+    if word in KEYWORDS and not path_only:
+        found = True
+        if type_flag:
+            _out(sh, "keyword\n")
+        elif short:
+            _out(sh, word + "\n")
+        else:
+            _out(sh, f"{word} is a shell keyword\n")
+        if not all_:
+            return 0
+    if allow_funcs and word in st.functions and not path_only:
+        found = True
+        if type_flag:
+            _out(sh, "function\n")
+        elif short:
+            _out(sh, word + "\n")
+        else:
+            from vshell.interp.printer import print_function
+
+            _out(sh, f"{word} is a function\n{print_function(word, st.functions[word])}\n")
+        if not all_:
+            return 0
+    if builtins_registry.is_builtin(word) and not path_only:
+        found = True
+        if type_flag:
+            _out(sh, "builtin\n")
+        elif short:
+            _out(sh, word + "\n")
+        else:
+            _out(sh, f"{word} is a shell builtin\n")
+        if not all_:
+            return 0
+    path = find_in_path(sh, word) if "/" not in word else (
+        word if sh.ctx.fs.isfile(_abs(sh, word)) else None)
+    if path is None and "/" not in word and sh.find_command(word) is not None:
+        # vshell's own commands present themselves as bash sees coreutils: files on PATH
+        path = COMMAND_DIR + "/" + word
+    if path is not None:
+        found = True
+        if type_flag:
+            _out(sh, "file\n")
+        elif short:
+            _out(sh, path + "\n")
+        else:
+            _out(sh, f"{word} is {path}\n")
+    return 0 if found else 1
+
+
+def _abs(sh: Shell, p: str) -> str:
+    from vshell.interp.redirect import _abspath
+
+    return _abspath(sh, p)
+
+
+def b_type(sh: Shell, name: str, args: list[str]) -> int:
+    flags = set()
+    words = []
+    for i, a in enumerate(args):
+        if a.startswith("-") and len(a) > 1 and not words:
+            if a == "--":
+                words.extend(args[i + 1 :])
+                break
+            for c in a[1:]:
+                if c not in "afptP":
+                    sh.err(f"type: -{c}: invalid option")
+                    sh.write_err("type: usage: type [-afptP] name [name ...]\n")
+                    return 2
+                flags.add(c)
+            continue
+        words.append(a)
+    status = 0
+    for w in words:
+        rc = _describe(sh, w, short="p" in flags or "P" in flags, type_flag="t" in flags,
+                       allow_funcs="f" not in flags, path_only="P" in flags or "p" in flags
+                       and False, all_="a" in flags)
+        if rc != 0:
+            if not flags & {"t", "p", "P"}:
+                sh.err(f"type: {w}: not found")
+            status = 1
+    return status
+
+
+# --- aliases -----------------------------------------------------------------------------------
+def b_alias(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    if args and args[0] == "-p":
+        args = args[1:]
+        if not args:
+            for k in sorted(st.aliases):
+                _out(sh, f"alias {k}='{st.aliases[k]}'\n")
+            return 0
+    if not args:
+        for k in sorted(st.aliases):
+            _out(sh, f"alias {k}='{st.aliases[k]}'\n")
+        return 0
+    status = 0
+    for a in args:
+        if "=" in a:
+            k, _, v = a.partition("=")
+            st.aliases[k] = v
+        elif a in st.aliases:
+            v = st.aliases[a].replace("'", "'\\''")
+            _out(sh, f"alias {a}='{v}'\n")
+        else:
+            sh.err(f"alias: {a}: not found")
+            status = 1
+    return status
+
+
+def b_unalias(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    if not args:
+        sh.write_err("unalias: usage: unalias [-a] name [name ...]\n")
+        return 2
+    if args[0] == "-a":
+        st.aliases.clear()
+        return 0
+    status = 0
+    for a in args:
+        if a in st.aliases:
+            del st.aliases[a]
+        else:
+            sh.err(f"unalias: {a}: not found")
+            status = 1
+    return status
+
+
+# --- traps, jobs, misc ---------------------------------------------------------------------------
+SIGNALS = ["EXIT", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1",
+           "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP",
+           "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"]
+
+
+def _sig_name(spec: str) -> str | None:
+    s = spec.upper()
+    if s.isdigit():
+        n = int(s)
+        return SIGNALS[n] if 0 <= n < len(SIGNALS) else None
+    if s.startswith("SIG"):
+        s = s[3:]
+    if s in ("ERR", "DEBUG", "RETURN") or s in SIGNALS:
+        return s
+    return None
+
+
+def b_trap(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args or args == ["-p"]:
+        for sig, handler in st.traps.items():
+            q = handler.replace("'", "'\\''")
+            label = sig if sig in ("EXIT", "ERR", "DEBUG", "RETURN") else "SIG" + sig
+            _out(sh, f"trap -- '{q}' {label}\n")
+        return 0
+    if args[0] == "-l":
+        _out(sh, " ".join(f"{i}) SIG{s}" for i, s in enumerate(SIGNALS) if i) + "\n")
+        return 0
+    if args[0] == "-p":
+        for spec in args[1:]:
+            sig = _sig_name(spec)
+            if sig and sig in st.traps:
+                q = st.traps[sig].replace("'", "'\\''")
+                _out(sh, f"trap -- '{q}' {sig}\n")
+        return 0
+    if len(args) == 1 or (args[0].isdigit() and _sig_name(args[0])):
+        action = "-"
+        specs = args if len(args) == 1 or args[0].isdigit() else args[1:]
+    else:
+        action = args[0]
+        specs = args[1:]
+    status = 0
+    for spec in specs:
+        sig = _sig_name(spec)
+        if sig is None:
+            sh.err(f"trap: {spec}: invalid signal specification")
+            status = 1
+            continue
+        if action == "-":
+            st.traps.pop(sig, None)
+        else:
+            st.traps[sig] = action
+    return status
+
+
+def b_wait(sh: Shell, name: str, args: list[str]) -> int:
+    jobs = sh.ctx.jobs
+    status = 0
+    targets: list[int] = []
+    flags = [a for a in args if a.startswith("-")]
+    rest = [a for a in args if not a.startswith("-")]
+    if rest:
+        for a in rest:
+            try:
+                targets.append(int(a.lstrip("%")))
+            except ValueError:
+                sh.err(f"wait: `{a}': not a pid or valid job spec")
+                return 2
+    else:
+        targets = sorted(jobs)
+    if "-n" in flags and not rest:
+        targets = sorted(jobs)[:1]
+    for pid in targets:
+        job = jobs.get(pid)
+        if job is None:
+            sh.err(f"wait: pid {pid} is not a child of this shell")
+            status = 127
+            continue
+        while job.thread.is_alive():
+            sh.check()
+            job.thread.join(0.05)
+        status = job.status if job.status is not None else 0
+        if rest or "-n" in flags:
+            jobs.pop(pid, None)
+    if not rest and "-n" not in flags:
+        jobs.clear()
+        status = 0
+    return status
+
+
+def b_kill(sh: Shell, name: str, args: list[str]) -> int:
+    if args and args[0] == "-l":
+        _out(sh, " ".join(SIGNALS[1:]) + "\n")
+        return 0
+    pids = [a for a in args if not a.startswith("-")]
+    status = 0
+    for p in pids:
+        try:
+            pid = int(p.lstrip("%"))
+        except ValueError:
+            sh.err(f"kill: {p}: arguments must be process or job IDs")
+            status = 1
+            continue
+        job = sh.ctx.jobs.get(pid)
+        if job is None:
+            sh.err(f"kill: ({pid}) - No such process")
+            status = 1
+            continue
+        if job.cancel is not None:
+            job.cancel.cancel("killed")
+    return status
+
+
+def b_jobs(sh: Shell, name: str, args: list[str]) -> int:
+    for i, (pid, job) in enumerate(sorted(sh.ctx.jobs.items()), 1):
+        state = "Running" if job.thread.is_alive() else "Done"
+        if "-p" in args:
+            _out(sh, f"{pid}\n")
+        else:
+            _out(sh, f"[{i}]  {state}\t{job.command}\n")
+    return 0
+
+
+def b_hash(sh: Shell, name: str, args: list[str]) -> int:
+    if args and args[0] == "-r":
+        return 0
+    if not args:
+        sh.write_err("hash: hash table empty\n")
+        return 0
+    status = 0
+    for a in args:
+        if a.startswith("-"):
+            continue
+        from vshell.interp import builtins_registry
+        from vshell.interp.simple import find_in_path
+
+        if not (builtins_registry.is_builtin(a) or sh.find_command(a) or find_in_path(sh, a)):
+            sh.err(f"hash: {a}: not found")
+            status = 1
+    return status
+
+
+def b_umask(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    sym = "-S" in args
+    rest = [a for a in args if a not in ("-S", "-p")]
+    if not rest:
+        if sym:
+            m = ~st.umask & 0o777
+            parts = []
+            for who, shift in (("u", 6), ("g", 3), ("o", 0)):
+                bits = (m >> shift) & 7
+                parts.append(who + "=" + "".join(c for c, b in (("r", 4), ("w", 2), ("x", 1))
+                                                 if bits & b))
+            _out(sh, ",".join(parts) + "\n")
+        else:
+            _out(sh, ("umask " if "-p" in args else "") + f"{st.umask:04o}\n")
+        return 0
+    try:
+        st.umask = int(rest[0], 8) & 0o777
+    except ValueError:
+        sh.err(f"umask: {rest[0]}: octal number out of range")
+        return 1
+    return 0
+
+
+def b_times(sh: Shell, name: str, args: list[str]) -> int:
+    el = time.monotonic() - sh.state.start_time
+    m, s = divmod(el, 60)
+    _out(sh, f"{int(m)}m{s:.3f}s 0m0.000s\n0m0.000s 0m0.000s\n")
+    return 0
+
+
+def b_caller(sh: Shell, name: str, args: list[str]) -> int:
+    st = sh.state
+    n = 0
+    if args:
+        try:
+            n = int(args[0])
+        except ValueError:
+            sh.err(f"caller: {args[0]}: invalid number")
+            return 2
+    frames = st.frames
+    if n >= len(frames):
+        return 1
+    f = frames[len(frames) - 1 - n]
+    outer = frames[len(frames) - 2 - n].name if len(frames) - 2 - n >= 0 else "main"
+    if args:
+        _out(sh, f"{f.call_line} {outer} {f.source}\n")
+    else:
+        _out(sh, f"{f.call_line} {f.source}\n")
+    return 0
+
+
+def b_help(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp import builtins_registry
+
+    _out(sh, "vshell: a bash-compatible virtual shell. Shell builtins:\n")
+    _out(sh, " ".join(builtins_registry.names()) + "\n")
+    return 0
+
+
+def b_enable(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp import builtins_registry
+
+    if not args:
+        for b in builtins_registry.names():
+            _out(sh, f"enable {b}\n")
+        return 0
+    if args[0] == "-n":
+        builtins_registry.disabled.update(args[1:])
+    else:
+        builtins_registry.disabled.difference_update(args)
+    return 0

@@ -1,0 +1,284 @@
+"""Compound commands: groups, subshells, if, loops, case, ``(( ))``, ``[[ ]]`` and
+function definitions, each with its own redirections."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vshell.interp import redirect
+from vshell.interp.state import ShellError
+from vshell.syntax import ast
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Shell
+
+
+def run(sh: Shell, cmd: ast.Command) -> int:
+    if isinstance(cmd, ast.FunctionDef):
+        sh.state.functions[cmd.name] = cmd
+        return 0
+    redirects = getattr(cmd, "redirects", None)
+    if not redirects:
+        return _dispatch(sh, cmd)
+    opened: list = []
+    try:
+        fds = redirect.apply(sh, redirects, sh.fds, opened)
+    except ShellError as e:
+        redirect.close_all(opened)
+        sh.err(e.message)
+        return 1
+    saved = sh.fds
+    sh.fds = fds
+    try:
+        return _dispatch(sh, cmd)
+    finally:
+        sh.fds = saved
+        redirect.close_all(opened)
+
+
+def _dispatch(sh: Shell, cmd: ast.Command) -> int:
+    fn = _TABLE.get(type(cmd))
+    if fn is None:
+        if isinstance(cmd, ast.SimpleCommand):
+            return sh.run_simple(cmd)
+        raise ShellError(f"{type(cmd).__name__}: not supported")
+    return fn(sh, cmd)
+
+
+def _group(sh: Shell, cmd: ast.Group) -> int:
+    return sh.run_list(cmd.body)
+
+
+def _subshell(sh: Shell, cmd: ast.Subshell) -> int:
+    from vshell.interp.shell import ExitShell
+
+    sub = sh.child()
+    try:
+        status = sub.run_list(cmd.body)
+    except ExitShell as e:
+        status = e.status
+    except ShellError as e:
+        sub.err(e.message)
+        status = e.status
+    status = sub.run_exit_trap(status) if "EXIT" in sub.state.traps else status
+    return status
+
+
+def _cond_list(sh: Shell, cl: ast.CommandList) -> int:
+    sh.errexit_quiet += 1
+    try:
+        return sh.run_list(cl)
+    finally:
+        sh.errexit_quiet -= 1
+
+
+def _if(sh: Shell, cmd: ast.If) -> int:
+    for clause in cmd.clauses:
+        if _cond_list(sh, clause.condition) == 0:
+            return sh.run_list(clause.body)
+    if cmd.else_body is not None:
+        return sh.run_list(cmd.else_body)
+    return 0
+
+
+def _loop_body(sh: Shell, body: ast.CommandList) -> tuple[int, str | None]:
+    """Run a loop body; returns (status, 'break'|'continue'|None) for this loop level."""
+    from vshell.interp.shell import LoopControl
+
+    try:
+        return sh.run_list(body), None
+    except LoopControl as lc:
+        if lc.levels > 1:
+            lc.levels -= 1
+            raise
+        return sh.state.last_status if lc.kind == "continue" else 0, lc.kind
+
+
+def _while(sh: Shell, cmd: ast.While) -> int:
+    status = 0
+    sh.loop_depth += 1
+    try:
+        while True:
+            sh.check()
+            c = _cond_list(sh, cmd.condition)
+            if (c == 0) == cmd.until:
+                break
+            status, ctl = _loop_body(sh, cmd.body)
+            if ctl == "break":
+                status = 0
+                break
+    finally:
+        sh.loop_depth -= 1
+    return status
+
+
+def _for(sh: Shell, cmd: ast.For) -> int:
+    st = sh.state
+    if cmd.words is None:
+        items = list(st.positional)
+    else:
+        items = sh.expander.words([w.raw for w in cmd.words])
+    status = 0
+    sh.loop_depth += 1
+    try:
+        for item in items:
+            sh.check()
+            st.lineno = cmd.line
+            st.set(cmd.var, item)
+            status, ctl = _loop_body(sh, cmd.body)
+            if ctl == "break":
+                status = 0
+                break
+    finally:
+        sh.loop_depth -= 1
+    return status
+
+
+def _arith_eval(sh: Shell, text: str) -> int:
+    if not text.strip():
+        return 1
+    sh._in_arith_command = True
+    try:
+        return sh.arith(sh.expander.arith_text(text), text)
+    finally:
+        sh._in_arith_command = False
+
+
+def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
+    status = 0
+    sh.loop_depth += 1
+    try:
+        if cmd.init.strip():
+            _arith_eval(sh, cmd.init)
+        while True:
+            sh.check()
+            if cmd.cond.strip() and _arith_eval(sh, cmd.cond) == 0:
+                break
+            status, ctl = _loop_body(sh, cmd.body)
+            if ctl == "break":
+                status = 0
+                break
+            if cmd.step.strip():
+                _arith_eval(sh, cmd.step)
+    except ShellError as e:
+        sh.err(e.message)
+        return 1
+    finally:
+        sh.loop_depth -= 1
+    return status
+
+
+def _select(sh: Shell, cmd: ast.Select) -> int:
+    st = sh.state
+    items = list(st.positional) if cmd.words is None else sh.expander.words(
+        [w.raw for w in cmd.words])
+    if not items:
+        return 0
+    status = 0
+    sh.loop_depth += 1
+    try:
+        while True:
+            sh.check()
+            menu = "".join(f"{i + 1}) {it}\n" for i, it in enumerate(items))
+            sh.write_err(menu)
+            ps3 = st.get("PS3")
+            sh.write_err("#? " if ps3 is None else ps3)
+            stdin = sh.fds.get(0)
+            line = stdin.readline() if stdin is not None else b""
+            if not line:
+                break
+            reply = line.decode("utf-8", "surrogateescape").rstrip("\n")
+            st.set("REPLY", reply)
+            choice = reply.strip()
+            st.set(cmd.var, items[int(choice) - 1] if choice.isdigit()
+                   and 0 < int(choice) <= len(items) else "")
+            status, ctl = _loop_body(sh, cmd.body)
+            if ctl == "break":
+                status = 0
+                break
+    finally:
+        sh.loop_depth -= 1
+    return status
+
+
+def _case(sh: Shell, cmd: ast.Case) -> int:
+    from vshell.interp import pattern as P
+
+    st = sh.state
+    word = sh.expander.word(cmd.word.raw)
+    nocase = st.shopt.get("nocasematch", False)
+    status = 0
+    i = 0
+    matched_fallthrough = False
+    items = cmd.items
+    while i < len(items):
+        item = items[i]
+        hit = matched_fallthrough
+        if not hit:
+            for pw in item.patterns:
+                pat = sh.expander.pattern(pw.raw)
+                if P.match(pat, word, extglob=True, nocase=nocase):
+                    hit = True
+                    break
+        if hit:
+            status = sh.run_list(item.body)
+            if item.terminator == ";&":
+                matched_fallthrough = True
+                i += 1
+                continue
+            if item.terminator == ";;&":
+                matched_fallthrough = False
+                i += 1
+                continue
+            return status
+        i += 1
+    return status
+
+
+def _arith_cmd(sh: Shell, cmd: ast.ArithCommand) -> int:
+    st = sh.state
+    st.lineno = cmd.line
+    if st.options.get("xtrace"):
+        sh.write_err(f"+ (({sh.expander.arith_text(cmd.expr)}))\n")
+    try:
+        val = _arith_eval(sh, cmd.expr)
+    except ShellError as e:
+        sh.err(e.message if not e.message.startswith(cmd.expr) else f"((: {e.message}")
+        return 1
+    return 0 if val != 0 else 1
+
+
+def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
+    from vshell.interp.cond import eval_dbracket
+
+    st = sh.state
+    st.lineno = cmd.line
+    try:
+        return eval_dbracket(sh, [w.raw for w in cmd.words])
+    except ShellError as e:
+        sh.err(e.message)
+        if e.fatal:
+            from vshell.interp.shell import ExitShell
+
+            raise ExitShell(e.status) from None
+        return 2
+
+
+def _coproc(sh: Shell, cmd: ast.Coproc) -> int:
+    sh.err("coproc: not supported")
+    return 1
+
+
+_TABLE = {
+    ast.Group: _group,
+    ast.Subshell: _subshell,
+    ast.If: _if,
+    ast.While: _while,
+    ast.For: _for,
+    ast.ArithFor: _arith_for,
+    ast.Select: _select,
+    ast.Case: _case,
+    ast.ArithCommand: _arith_cmd,
+    ast.CondCommand: _cond_cmd,
+    ast.Coproc: _coproc,
+}

@@ -1,0 +1,481 @@
+"""Conditional expressions: the ``test`` / ``[`` builtin and ``[[ … ]]``.
+
+Both share the primaries (file tests through the VFS, string and integer comparisons);
+``[[`` adds pattern matching, ``=~`` and short-circuit ``&&`` / ``||`` over unexpanded
+words.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat as _stat
+from typing import TYPE_CHECKING
+
+from vshell.interp.state import ShellError
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Shell
+
+UNARY = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -z -n -o -v -R"
+                  .split())
+BINARY = frozenset("= == != < > -eq -ne -lt -le -gt -ge -nt -ot -ef".split())
+INT_OPS = {"-eq": "==", "-ne": "!=", "-lt": "<", "-le": "<=", "-gt": ">", "-ge": ">="}
+
+
+class TestError(ShellError):
+    def __init__(self, message: str) -> None:
+        super().__init__(message, status=2)
+
+
+def _abspath(sh: Shell, path: str) -> str:
+    from vshell.interp.redirect import _abspath as ab
+
+    return ab(sh, path)
+
+
+def file_test(sh: Shell, op: str, path: str) -> bool:
+    fs = sh.ctx.fs.bind(sh.fds)
+    if path == "":
+        return False
+    full = _abspath(sh, path)
+    if op == "-t":
+        return False
+    try:
+        if op in ("-h", "-L"):
+            return _stat.S_ISLNK(fs.lstat(full).st_mode)
+        st = fs.stat(full)
+    except (OSError, ValueError):
+        return False
+    m = st.st_mode
+    if op in ("-e", "-a"):
+        return True
+    if op == "-f":
+        return _stat.S_ISREG(m)
+    if op == "-d":
+        return _stat.S_ISDIR(m)
+    if op == "-b":
+        return _stat.S_ISBLK(m)
+    if op == "-c":
+        return _stat.S_ISCHR(m)
+    if op == "-p":
+        return _stat.S_ISFIFO(m)
+    if op == "-S":
+        return _stat.S_ISSOCK(m)
+    if op == "-s":
+        return st.st_size > 0
+    if op == "-g":
+        return bool(m & _stat.S_ISGID)
+    if op == "-u":
+        return bool(m & _stat.S_ISUID)
+    if op == "-k":
+        return bool(m & _stat.S_ISVTX)
+    if op == "-r":
+        return fs.access(full, os.R_OK)
+    if op == "-w":
+        return fs.access(full, os.W_OK)
+    if op == "-x":
+        return fs.access(full, os.X_OK)
+    if op in ("-O", "-G"):
+        return True
+    if op == "-N":
+        return st.st_mtime > st.st_atime
+    return False
+
+
+def unary(sh: Shell, op: str, arg: str) -> bool:
+    if op == "-z":
+        return arg == ""
+    if op == "-n":
+        return arg != ""
+    if op == "-o":
+        from vshell.interp.state import SET_OPTIONS
+
+        if arg not in SET_OPTIONS:
+            return False
+        return bool(sh.state.options.get(arg))
+    if op == "-v":
+        return _var_is_set(sh, arg)
+    if op == "-R":
+        sh.state.lookup(arg)
+        _, raw = sh.state._find(arg)
+        return raw is not None and "n" in raw.attrs
+    if op == "-t":
+        return False
+    return file_test(sh, op, arg)
+
+
+def _var_is_set(sh: Shell, name: str) -> bool:
+    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", name, re.S)
+    if not m:
+        if name.isdigit():
+            return 0 < int(name) <= len(sh.state.positional)
+        return False
+    base, sub = m.group(1), m.group(2)
+    st = sh.state
+    if sub is None:
+        return st.is_set(base)
+    v = st.lookup(base)
+    if v is None or not isinstance(v.value, dict):
+        if v is not None and isinstance(v.value, str) and sub in ("0", "@", "*"):
+            return True
+        return False
+    if sub in ("@", "*"):
+        return bool(v.value)
+    if "A" in v.attrs:
+        return sh.expander.word(sub) in v.value
+    idx = sh.arith(sh.expander.arith_text(sub), sub)
+    if idx < 0:
+        idx += (max(v.value) + 1) if v.value else 0  # type: ignore[type-var, operator]
+    return idx in v.value
+
+
+def to_int(sh: Shell, s: str, dbracket: bool) -> int:
+    if dbracket:
+        return sh.arith(sh.expander.arith_text(s) if "$" in s else s, s)
+    t = s.strip()
+    if re.fullmatch(r"[+-]?[0-9]+", t):
+        return int(t)
+    raise TestError(f"{s}: integer expression expected")
+
+
+def binary(sh: Shell, op: str, a: str, b: str, *, dbracket: bool = False) -> bool:
+    if op in ("=", "=="):
+        return a == b
+    if op == "!=":
+        return a != b
+    if op == "<":
+        return a.encode("utf-8", "surrogateescape") < b.encode("utf-8", "surrogateescape")
+    if op == ">":
+        return a.encode("utf-8", "surrogateescape") > b.encode("utf-8", "surrogateescape")
+    if op in INT_OPS:
+        x, y = to_int(sh, a, dbracket), to_int(sh, b, dbracket)
+        return {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y,
+                ">=": x >= y}[INT_OPS[op]]
+    fs = sh.ctx.fs
+    if op in ("-nt", "-ot"):
+        try:
+            ma = fs.stat(_abspath(sh, a)).st_mtime_ns
+        except OSError:
+            ma = None
+        try:
+            mb = fs.stat(_abspath(sh, b)).st_mtime_ns
+        except OSError:
+            mb = None
+        if op == "-nt":
+            return ma is not None and (mb is None or ma > mb)
+        return mb is not None and (ma is None or ma < mb)
+    if op == "-ef":
+        try:
+            sa = fs.stat(_abspath(sh, a))
+            sb = fs.stat(_abspath(sh, b))
+        except OSError:
+            return False
+        return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+    raise TestError(f"{op}: binary operator expected")
+
+
+# --- test / [ -------------------------------------------------------------------------------
+class _TestParser:
+    def __init__(self, sh: Shell, args: list[str]) -> None:
+        self.sh = sh
+        self.args = args
+        self.i = 0
+
+    def parse(self) -> bool:
+        if not self.args:
+            return False
+        v = self._expr_n(self.args)
+        return v
+
+    def _expr_n(self, args: list[str]) -> bool:
+        n = len(args)
+        if n == 0:
+            return False
+        if n == 1:
+            return args[0] != ""
+        if n == 2:
+            if args[0] == "!":
+                return args[1] == ""
+            if args[0] in UNARY:
+                return unary(self.sh, args[0], args[1])
+            raise TestError(f"{args[0]}: unary operator expected")
+        if n == 3:
+            if args[1] in BINARY:
+                return binary(self.sh, args[1], args[0], args[2])
+            if args[1] == "-a":
+                return args[0] != "" and args[2] != ""
+            if args[1] == "-o":
+                return args[0] != "" or args[2] != ""
+            if args[0] == "!":
+                return not self._expr_n(args[1:])
+            if args[0] == "(" and args[2] == ")":
+                return args[1] != ""
+            raise TestError(f"{args[1]}: binary operator expected")
+        if n == 4:
+            if args[0] == "!":
+                return not self._expr_n(args[1:])
+            if args[0] == "(" and args[3] == ")":
+                return self._expr_n(args[1:3])
+        self.args = args
+        self.i = 0
+        v = self._or()
+        if self.i < len(self.args):
+            raise TestError(f"{self.args[self.i]}: unexpected argument" if self.args[self.i]
+                            != ")" else "too many arguments")
+        return v
+
+    def _peek(self) -> str | None:
+        return self.args[self.i] if self.i < len(self.args) else None
+
+    def _or(self) -> bool:
+        v = self._and()
+        while self._peek() == "-o":
+            self.i += 1
+            r = self._and()
+            v = v or r
+        return v
+
+    def _and(self) -> bool:
+        v = self._not()
+        while self._peek() == "-a":
+            self.i += 1
+            r = self._not()
+            v = v and r
+        return v
+
+    def _not(self) -> bool:
+        if self._peek() == "!":
+            self.i += 1
+            return not self._not()
+        return self._primary()
+
+    def _primary(self) -> bool:
+        a = self._peek()
+        if a is None:
+            raise TestError("argument expected")
+        if a == "(":
+            self.i += 1
+            v = self._or()
+            if self._peek() != ")":
+                raise TestError("`)' expected")
+            self.i += 1
+            return v
+        if self.i + 2 < len(self.args) + 1 and self.i + 1 < len(self.args) and \
+                self.args[self.i + 1] in BINARY and self.i + 2 < len(self.args):
+            op = self.args[self.i + 1]
+            b = self.args[self.i + 2]
+            self.i += 3
+            return binary(self.sh, op, a, b)
+        if a in UNARY and self.i + 1 < len(self.args):
+            self.i += 2
+            return unary(self.sh, a, self.args[self.i - 1])
+        self.i += 1
+        return a != ""
+
+
+def builtin_test(sh: Shell, name: str, args: list[str]) -> int:
+    if name == "[":
+        if not args or args[-1] != "]":
+            sh.err("[: missing `]'")
+            return 2
+        args = args[:-1]
+    try:
+        return 0 if _TestParser(sh, list(args)).parse() else 1
+    except TestError as e:
+        sh.err(f"{name}: {e.message}")
+        return 2
+
+
+# --- [[ ]] ------------------------------------------------------------------------------------
+class _DParser:
+    def __init__(self, sh: Shell, words: list[str]) -> None:
+        self.sh = sh
+        self.w = words
+        self.i = 0
+
+    def peek(self) -> str | None:
+        return self.w[self.i] if self.i < len(self.w) else None
+
+    def parse(self) -> bool:
+        v = self.or_()
+        if self.i < len(self.w):
+            raise ShellError(f"syntax error in conditional expression: unexpected token "
+                             f"`{self.w[self.i]}'", status=2)
+        return v
+
+    def or_(self) -> bool:
+        v = self.and_()
+        while self.peek() == "||":
+            self.i += 1
+            if v:
+                self._skip_and()
+            else:
+                v = self.and_()
+        return v
+
+    def _skip_and(self) -> None:
+        # parse without evaluating: consume one and_-expression
+        depth = 0
+        while self.i < len(self.w):
+            t = self.w[self.i]
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                if depth == 0:
+                    return
+                depth -= 1
+            elif t == "||" and depth == 0:
+                return
+            self.i += 1
+
+    def and_(self) -> bool:
+        v = self.not_()
+        while self.peek() == "&&":
+            self.i += 1
+            if not v:
+                self._skip_not()
+            else:
+                v = self.not_()
+        return v
+
+    def _skip_not(self) -> None:
+        depth = 0
+        while self.i < len(self.w):
+            t = self.w[self.i]
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                if depth == 0:
+                    return
+                depth -= 1
+            elif t in ("||", "&&") and depth == 0:
+                return
+            self.i += 1
+
+    def not_(self) -> bool:
+        if self.peek() == "!":
+            self.i += 1
+            return not self.not_()
+        return self.primary()
+
+    def primary(self) -> bool:
+        sh = self.sh
+        ex = sh.expander
+        t = self.peek()
+        if t is None:
+            raise ShellError("unexpected argument to conditional expression", status=2)
+        if t == "(":
+            self.i += 1
+            v = self.or_()
+            if self.peek() != ")":
+                raise ShellError("syntax error in conditional expression", status=2)
+            self.i += 1
+            return v
+        nxt = self.w[self.i + 1] if self.i + 1 < len(self.w) else None
+        if t in UNARY and nxt is not None and nxt not in ("&&", "||", ")") and not (
+            self.i + 2 < len(self.w) and self.w[self.i + 2] in BINARY | {"=~"}
+            and t not in ("-n", "-z") and False
+        ):
+            self.i += 2
+            return unary(sh, t, ex.word(nxt))
+        if nxt in BINARY or nxt == "=~":
+            if self.i + 2 >= len(self.w):
+                raise ShellError(f"unexpected argument `{nxt}' to conditional binary operator",
+                                 status=2)
+            left = ex.word(t)
+            rhs = self.w[self.i + 2]
+            self.i += 3
+            op = nxt
+            if op in ("=", "==", "!="):
+                from vshell.interp import pattern as P
+
+                pat = ex.pattern(rhs)
+                hit = P.match(pat, left, extglob=True,
+                              nocase=sh.state.shopt.get("nocasematch", False))
+                return hit if op != "!=" else not hit
+            if op == "=~":
+                return self._regex(left, rhs)
+            return binary(sh, op, left, ex.word(rhs), dbracket=True)
+        self.i += 1
+        return ex.word(t) != ""
+
+    def _regex(self, left: str, rhs_raw: str) -> bool:
+        sh = self.sh
+        src = sh.expander.regex_word(rhs_raw)
+        try:
+            flags = re.IGNORECASE if sh.state.shopt.get("nocasematch") else 0
+            rx = re.compile(ere_to_python(src), flags)
+        except (re.error, ValueError):
+            sh.state.set_array("BASH_REMATCH", {})
+            raise ShellError("", status=2) from None
+        m = rx.search(left)
+        if not m:
+            sh.state.set_array("BASH_REMATCH", {})
+            return False
+        groups = {0: m.group(0)}
+        for k in range(1, (rx.groups or 0) + 1):
+            groups[k] = m.group(k) or ""
+        sh.state.set_array("BASH_REMATCH", groups)
+        return True
+
+
+_CLASSES = {
+    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+    "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "punct": "!-/:-@\\[-`{-~", "xdigit": "0-9A-Fa-f",
+    "cntrl": "\\x00-\\x1f\\x7f", "print": " -~", "graph": "!-~", "word": "a-zA-Z0-9_",
+}
+
+
+def ere_to_python(src: str) -> str:
+    """POSIX ERE (as bash's regcomp sees it) → Python regex syntax."""
+    out: list[str] = []
+    i = 0
+    n = len(src)
+    while i < n:
+        c = src[i]
+        if c == "\\" and i + 1 < n:
+            out.append(src[i : i + 2])
+            i += 2
+            continue
+        if c == "[":
+            j = i + 1
+            parts = ["["]
+            if j < n and src[j] in "^!":
+                parts.append("^")
+                j += 1
+            if j < n and src[j] == "]":
+                parts.append("\\]")
+                j += 1
+            while j < n and src[j] != "]":
+                if src.startswith("[:", j):
+                    k = src.find(":]", j + 2)
+                    if k > 0:
+                        parts.append(_CLASSES.get(src[j + 2 : k], ""))
+                        j = k + 2
+                        continue
+                ch = src[j]
+                if ch in "\\[":
+                    parts.append("\\" + ch)
+                else:
+                    parts.append(ch)
+                j += 1
+            if j >= n:
+                raise ValueError("unterminated bracket")
+            parts.append("]")
+            out.append("".join(parts))
+            i = j + 1
+            continue
+        if c == "{" and not re.match(r"\{\d*(,\d*)?\}", src[i:]):
+            out.append("\\{")
+            i += 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def eval_dbracket(sh: Shell, words: list[str]) -> int:
+    if not words:
+        raise ShellError("syntax error in conditional expression", status=2)
+    return 0 if _DParser(sh, words).parse() else 1

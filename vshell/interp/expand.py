@@ -1,0 +1,672 @@
+"""Word expansion in bash's order: brace → tilde → parameter / command / arithmetic →
+field splitting → pathname expansion → quote removal.
+
+Expanded text is carried as segments that remember how each piece was quoted, because
+splitting only cuts unquoted expansion results and globbing only honours unquoted
+characters.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vshell.interp.state import ShellError
+from vshell.syntax import words as W
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Shell
+
+# segment kinds
+LIT = 0  # unquoted text from the source: globbed, not split
+QUO = 1  # quoted: neither split nor globbed
+EXP = 2  # unquoted expansion result: split and globbed
+BREAK = None  # a field boundary forced by "$@" / ${a[@]}
+
+Seg = tuple[str, int]
+
+_GLOB_CHARS = frozenset("*?[")
+_PAT_SPECIAL = frozenset("*?[]\\!@+()|^")
+
+
+class ExpansionError(ShellError):
+    pass
+
+
+def escape_glob(text: str) -> str:
+    """Backslash-escape pattern characters so ``text`` matches only itself."""
+    if not any(c in _PAT_SPECIAL for c in text):
+        return text
+    return "".join("\\" + c if c in _PAT_SPECIAL else c for c in text)
+
+
+class Expander:
+    """Expands words for one shell; ``sh`` supplies state, substitutions and the VFS."""
+
+    def __init__(self, sh: Shell) -> None:
+        self.sh = sh
+
+    # --- entry points ------------------------------------------------------------
+    def words(self, raws: list[str]) -> list[str]:
+        """Full expansion of command words into fields."""
+        out: list[str] = []
+        st = self.sh.state
+        for raw in raws:
+            items = [raw]
+            if st.options.get("braceexpand") and "{" in raw:
+                from vshell.interp.braces import expand as brace_expand
+
+                items = brace_expand(raw)
+            for item in items:
+                parts = W.lex_word(item)
+                if len(parts) == 1 and isinstance(parts[0], W.Lit):
+                    text = parts[0].text
+                    if not (_GLOB_CHARS & set(text)) or st.options.get("noglob"):
+                        out.append(text)
+                        continue
+                segs = self.parts(parts, quoted=False)
+                out.extend(self.split_and_glob(segs))
+        return out
+
+    def word(self, raw: str, *, assign: bool = False) -> str:
+        """Expansion without splitting or globbing (assignments, here-strings, case word)."""
+        parts = W.lex_word(raw, assign=assign)
+        if len(parts) == 1 and isinstance(parts[0], W.Lit):
+            return parts[0].text
+        segs = self.parts(parts, quoted=False, assign=assign)
+        return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
+
+    def redirect_target(self, raw: str) -> str:
+        """A redirection's file word: expanded; a glob must name exactly one file."""
+        parts = W.lex_word(raw)
+        segs = self.parts(parts, quoted=False)
+        fields = self.split_and_glob(segs)
+        if len(fields) != 1:
+            raise ExpansionError(f"{raw}: ambiguous redirect")
+        return fields[0]
+
+    def pattern(self, raw: str) -> str:
+        """A pattern word (case, [[ == ]]): quoted characters escaped, no splitting."""
+        parts = W.lex_word(raw)
+        return self.pattern_parts(parts)
+
+    def pattern_parts(self, parts: list[W.Part]) -> str:
+        segs = self.parts(parts, quoted=False)
+        out = []
+        for s in self._join_breaks(segs):
+            if s is BREAK:
+                out.append(" ")
+            elif s[1] == QUO:
+                out.append(escape_glob(s[0]))
+            else:
+                out.append(s[0])
+        return "".join(out)
+
+    def regex_word(self, raw: str) -> str:
+        """The right side of ``=~``: quoted parts match literally."""
+        import re
+
+        parts = W.lex_word(raw)
+        segs = self.parts(parts, quoted=False)
+        out = []
+        for s in self._join_breaks(segs):
+            if s is BREAK:
+                out.append(" ")
+            elif s[1] == QUO:
+                out.append(re.escape(s[0]))
+            else:
+                out.append(s[0])
+        return "".join(out)
+
+    def string_parts(self, parts: list[W.Part]) -> str:
+        segs = self.parts(parts, quoted=True)
+        return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
+
+    def heredoc(self, body: str) -> str:
+        return self.string_parts(W.lex_heredoc(body))
+
+    def arith_text(self, raw: str) -> str:
+        """The text of an arithmetic expression after ``$`` expansions and quote removal."""
+        if "$" not in raw and "`" not in raw and '"' not in raw and "'" not in raw \
+                and "\\" not in raw:
+            return raw
+        parts = W.WordLexer(raw).parse(tilde=False)
+        segs = self.parts(parts, quoted=True)
+        return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
+
+    # --- splitting and globbing ---------------------------------------------------
+    def _join_breaks(self, segs: list[Seg | None]) -> list[Seg | None]:
+        return segs
+
+    def split_and_glob(self, segs: list[Seg | None]) -> list[str]:
+        fields = self.split(segs)
+        st = self.sh.state
+        out: list[str] = []
+        noglob = st.options.get("noglob")
+        for f in fields:
+            if noglob or not any(k != QUO and (_GLOB_CHARS & set(t) or self._extglob_in(t))
+                                 for t, k in f):
+                out.append("".join(t for t, _ in f))
+                continue
+            pat = "".join(escape_glob(t) if k == QUO else t for t, k in f)
+            matches = self.sh.glob(pat)
+            if matches:
+                out.extend(matches)
+            elif st.shopt.get("failglob"):
+                raise ExpansionError(f"no match: {''.join(t for t, _ in f)}")
+            elif st.shopt.get("nullglob"):
+                continue
+            else:
+                out.append("".join(t for t, _ in f))
+        return out
+
+    def _extglob_in(self, t: str) -> bool:
+        return self.sh.state.shopt.get("extglob", False) and "(" in t and any(
+            c + "(" in t for c in "@!+"
+        )
+
+    def split(self, segs: list[Seg | None]) -> list[list[Seg]]:
+        """IFS field splitting of unquoted expansion results (bash's rules)."""
+        ifs = self.sh.state.get("IFS")
+        if ifs is None:
+            ifs = " \t\n"
+        ws = "".join(c for c in ifs if c in " \t\n")
+        fields: list[list[Seg]] = []
+        cur: list[Seg] = []
+        started = False
+        after_ws = False  # just ended a field at IFS whitespace
+        for seg in segs:
+            if seg is BREAK:
+                if started or cur:
+                    fields.append(cur)
+                cur, started, after_ws = [], False, False
+                continue
+            text, kind = seg
+            if kind != EXP or not ifs:
+                if kind == QUO:
+                    started = True
+                if text:
+                    cur.append((text, kind))
+                    started = True
+                    after_ws = False
+                continue
+            start = 0
+            i = 0
+            n = len(text)
+            while i < n:
+                c = text[i]
+                if c not in ifs:
+                    i += 1
+                    continue
+                if i > start:
+                    cur.append((text[start:i], EXP))
+                    started = True
+                if c in ws:
+                    if started:
+                        fields.append(cur)
+                        cur, started = [], False
+                        after_ws = True
+                    i += 1
+                    while i < n and text[i] in ws:
+                        i += 1
+                    start = i
+                    continue
+                # non-whitespace delimiter
+                if started or not after_ws:
+                    fields.append(cur)
+                    cur, started = [], False
+                after_ws = False
+                i += 1
+                while i < n and text[i] in ws:
+                    i += 1
+                after_ws = True if False else after_ws
+                start = i
+            if start < n:
+                cur.append((text[start:], EXP))
+                started = True
+                after_ws = False
+        if started:
+            fields.append(cur)
+        return fields
+
+    # --- the part walker ------------------------------------------------------------
+    def parts(self, parts: list[W.Part], *, quoted: bool, assign: bool = False
+              ) -> list[Seg | None]:
+        out: list[Seg | None] = []
+        for p in parts:
+            t = type(p)
+            if t is W.Lit:
+                out.append((p.text, QUO if quoted else LIT))  # type: ignore[union-attr]
+            elif t is W.Quoted:
+                out.append((p.text, QUO))  # type: ignore[union-attr]
+            elif t is W.DQ:
+                inner = self.parts(p.parts, quoted=True)  # type: ignore[union-attr]
+                if not inner:
+                    out.append(("", QUO))
+                else:
+                    out.extend(inner)
+            elif t is W.Param:
+                out.extend(self.param(p, quoted))  # type: ignore[arg-type]
+            elif t is W.CmdSub:
+                text = self.sh.command_substitution(p.source)  # type: ignore[union-attr]
+                out.append((text, QUO if quoted else EXP))
+            elif t is W.ArithSub:
+                text = self.string_parts(p.parts)  # type: ignore[union-attr]
+                val = self.sh.arith(text, p.raw)  # type: ignore[union-attr]
+                out.append((str(val), QUO if quoted else EXP))
+            elif t is W.ProcSub:
+                path = self.sh.process_substitution(p.op, p.source)  # type: ignore[union-attr]
+                out.append((path, QUO))
+            elif t is W.Tilde:
+                out.append((self.tilde(p.user), QUO))  # type: ignore[union-attr]
+        return out
+
+    def tilde(self, user: str) -> str:
+        st = self.sh.state
+        if user == "":
+            home = st.get("HOME")
+            return home if home is not None else "/"
+        if user == "+":
+            return st.get("PWD") or st.cwd
+        if user == "-":
+            old = st.get("OLDPWD")
+            return old if old is not None else "~-"
+        if user == "root":
+            return "/root"
+        if user == (st.get("USER") or ""):
+            return st.get("HOME") or "/"
+        return "~" + user
+
+    # --- parameters ----------------------------------------------------------------
+    def _values(self, p: W.Param) -> tuple[str | list[str] | None, bool]:
+        """(value, is_list): a list for ``$@``, ``$*``, ``${a[@]}``, ``${a[*]}``."""
+        st = self.sh.state
+        name = p.name
+        if name in ("@", "*"):
+            return list(st.positional), True
+        if p.index is not None:
+            if "[" in name:
+                raise ExpansionError(f"{p.raw}: bad substitution")
+            name = st.resolve_name(name)
+            v = st.lookup(name)
+            if p.index in ("@", "*"):
+                if v is None:
+                    return [], True
+                val = v.value
+                if isinstance(val, dict):
+                    if "A" in v.attrs:
+                        return list(val.values()), True
+                    return [val[k] for k in sorted(val)], True  # type: ignore[index]
+                return ([] if val is None else [val]), True
+            if v is None:
+                if p.index and not (self._is_assoc_name(name)):
+                    self.sh.arith(self.arith_text(p.index), p.index)
+                return None, False
+            val = v.value
+            if "A" in v.attrs:
+                key = self.word(p.index) if p.index else ""
+                return (val.get(key) if isinstance(val, dict) else None), False  # type: ignore[call-overload]
+            idx = self.sh.arith(self.arith_text(p.index), p.index)
+            if isinstance(val, dict):
+                if idx < 0:
+                    top = max(val) + 1 if val else 0  # type: ignore[type-var, operator]
+                    idx += top
+                    if idx < 0:
+                        raise ShellError(f"{p.name}: bad array subscript")
+                return val.get(idx), False  # type: ignore[call-overload]
+            if idx == 0 or idx == -1:
+                return val, False
+            return None, False
+        if name.isdigit():
+            k = int(name)
+            if k == 0:
+                return st.script_name, False
+            return (st.positional[k - 1] if k <= len(st.positional) else None), False
+        if name == "#":
+            return str(len(st.positional)), False
+        if name == "?":
+            return str(st.last_status), False
+        if name == "-":
+            return self.sh.dash_flags(), False
+        if name == "$":
+            return "1" if st.get_plain("$$") is None else st.get_plain("$$"), False
+        if name == "!":
+            return (None if st.last_bg_pid is None else str(st.last_bg_pid)), False
+        special = self.sh.special_var(name)
+        if special is not None:
+            return special
+        return st.get(name), False
+
+    def _is_assoc_name(self, name: str) -> bool:
+        v = self.sh.state.lookup(name)
+        return v is not None and "A" in v.attrs
+
+    def param(self, p: W.Param, quoted: bool) -> list[Seg | None]:
+        st = self.sh.state
+        kind = QUO if quoted else EXP
+        if p.prefix == "#":
+            return [(self._length(p), kind)]
+        if p.prefix == "!":
+            return self._bang(p, quoted)
+        value, is_list = self._values(p)
+        op = p.op
+        star = p.name == "*" or p.index == "*"
+        if op is None:
+            if value is None or (is_list and not value and p.name in ("@", "*")):
+                if st.options.get("nounset") and not is_list:
+                    self._unbound(p)
+                if value is None:
+                    return [] if not quoted else [("", QUO)]
+            return self._emit(value, is_list, star, quoted)
+        if op in (":-", "-", ":=", "=", ":?", "?", ":+", "+"):
+            if is_list:
+                vals = value if isinstance(value, list) else []
+                if star and quoted:
+                    sep = self._ifs_first()
+                    is_null = sep.join(vals) == ""
+                else:
+                    is_null = not vals or (len(vals) == 1 and vals[0] == "")
+                is_unset = not vals
+            else:
+                is_unset = value is None
+                is_null = is_unset or value == ""
+            missing = is_null if op.startswith(":") else is_unset
+            base = op.lstrip(":")
+            if base == "+":
+                if missing:
+                    return [] if not quoted else [("", QUO)]
+                return self.parts(p.arg or [], quoted=quoted)
+            if not missing:
+                return self._emit(value, is_list, star, quoted)
+            if base == "-":
+                segs = self.parts(p.arg or [], quoted=quoted)
+                return segs if segs or not quoted else [("", QUO)]
+            if base == "=":
+                text = self.string_parts(p.arg or []) if quoted else self._segs_text(
+                    self.parts(p.arg or [], quoted=False))
+                if p.name.isdigit() or p.name in W.SPECIAL_PARAMS:
+                    raise ExpansionError(f"${p.name}: cannot assign in this way")
+                if p.index is not None:
+                    st.set_element(p.name, p.index if self._is_assoc_name(p.name) else
+                                   str(self.sh.arith(self.arith_text(p.index), p.index)), text)
+                else:
+                    st.set(p.name, text)
+                return [(text, kind)]
+            # ? / :?
+            msg = self.string_parts(p.arg or []) if p.arg else ""
+            if not msg:
+                msg = "parameter null or not set" if op == ":?" else "parameter not set"
+            label = p.name if p.index is None else f"{p.name}[{p.index}]"
+            raise ShellError(f"{label}: {msg}", status=1, fatal=True)
+        if value is None or (is_list and not value):
+            if st.options.get("nounset") and not is_list and op not in ("@Q",):
+                self._unbound(p)
+            if op in ("@Q", "@A", "@a", "@K", "@k", "@E", "@P", "@U", "@u", "@L"):
+                if op == "@a" and not is_list:
+                    v = st.lookup(p.name)
+                    if v is not None:
+                        return [(self._attr_letters(v), kind)]
+                return [] if not quoted else [("", QUO)]
+            if op == ":" and is_list:
+                return self._emit([], True, star, quoted)
+            if not quoted:
+                return []
+            return [("", QUO)]
+        vals = value if is_list else [value]
+        assert isinstance(vals, list)
+        if op == ":":
+            return self._slice(p, vals, is_list, star, quoted)
+        if op in ("#", "##", "%", "%%"):
+            from vshell.interp import pattern as P
+
+            pat = self.pattern_parts(p.arg or [])
+            kw = self._pat_flags()
+            if op in ("#", "##"):
+                res = [P.remove_prefix(v, pat, op == "##", **kw) for v in vals]
+            else:
+                res = [P.remove_suffix(v, pat, op == "%%", **kw) for v in vals]
+            return self._emit(res if is_list else res[0], is_list, star, quoted)
+        if op in ("/", "//", "/#", "/%"):
+            from vshell.interp import pattern as P
+
+            pat = self.pattern_parts(p.arg or [])
+            rep = self.string_parts(p.arg2) if p.arg2 else ""
+            mode = {"/": "", "//": "/", "/#": "#", "/%": "%"}[op]
+            kw = self._pat_flags()
+            res = [P.replace(v, pat, rep, mode, **kw) for v in vals]
+            return self._emit(res if is_list else res[0], is_list, star, quoted)
+        if op in ("^", "^^", ",", ",,"):
+            res = [self._case_mod(v, op, p.arg) for v in vals]
+            return self._emit(res if is_list else res[0], is_list, star, quoted)
+        if op.startswith("@"):
+            res2 = self._transform(p, vals, op)
+            if res2 is None:
+                return []
+            return self._emit(res2 if is_list else res2[0], is_list, star, quoted)
+        raise ExpansionError(f"{p.raw}: bad substitution")
+
+    def _attr_letters(self, v) -> str:  # type: ignore[no-untyped-def]
+        order = "aAilnrtux"
+        return "".join(c for c in order if c in v.attrs)
+
+    def _segs_text(self, segs: list[Seg | None]) -> str:
+        return "".join(" " if s is BREAK else s[0] for s in segs)
+
+    def _pat_flags(self) -> dict[str, bool]:
+        return {"extglob": True, "nocase": False}
+
+    def _ifs_first(self) -> str:
+        ifs = self.sh.state.get("IFS")
+        if ifs is None:
+            return " "
+        return ifs[:1]
+
+    def _emit(self, value: str | list[str] | None, is_list: bool, star: bool, quoted: bool
+              ) -> list[Seg | None]:
+        kind = QUO if quoted else EXP
+        if not is_list:
+            return [(value or "", kind)] if value or quoted else []
+        vals = value if isinstance(value, list) else []
+        if star and quoted:
+            return [(self._ifs_first().join(vals), QUO)]
+        out: list[Seg | None] = []
+        for i, v in enumerate(vals):
+            if i:
+                out.append(BREAK)
+            out.append((v, kind))
+        if not vals and quoted:
+            return [("", -1)]  # "$@" with nothing: drops the field unless other text joins
+        return out
+
+    def _unbound(self, p: W.Param) -> None:
+        label = p.name
+        if p.index is not None:
+            label = f"{p.name}[{p.index}]"
+        raise ShellError(f"{label}: unbound variable", status=1, fatal=True)
+
+    def _length(self, p: W.Param) -> str:
+        st = self.sh.state
+        if p.name in ("@", "*") and p.index is None:
+            return str(len(st.positional))
+        if p.index in ("@", "*"):
+            vals, _ = self._values(W.Param(p.name, p.index))
+            return str(len(vals) if isinstance(vals, list) else 0)
+        value, _ = self._values(W.Param(p.name, p.index, raw=p.raw))
+        if value is None:
+            if st.options.get("nounset"):
+                self._unbound(p)
+            return "0"
+        assert isinstance(value, str)
+        return str(_char_len(value))
+
+    def _bang(self, p: W.Param, quoted: bool) -> list[Seg | None]:
+        st = self.sh.state
+        kind = QUO if quoted else EXP
+        if p.op in ("names@", "names*"):
+            names = [n for n in st.all_names() if n.startswith(p.name)]
+            return self._emit(names, True, p.op == "names*", quoted)
+        if p.index in ("@", "*"):
+            v = st.lookup(st.resolve_name(p.name))
+            keys: list[str] = []
+            if v is not None:
+                if isinstance(v.value, dict):
+                    keys = [str(k) for k in (v.value if "A" in v.attrs else sorted(v.value))]
+                elif v.value is not None:
+                    keys = ["0"]
+            return self._emit(keys, True, p.index == "*", quoted)
+        v = st.lookup(p.name) if p.index is None else None
+        if v is not None and "n" in v.attrs and p.op is None:
+            # ${!ref} of a nameref gives the name it refers to
+            _, raw = st._find(p.name)
+            return [(raw.value if raw and isinstance(raw.value, str) else "", kind)]
+        target, _ = self._values(W.Param(p.name, p.index, raw=p.raw))
+        if target is None:
+            if st.options.get("nounset"):
+                self._unbound(p)
+            if p.op is None:
+                raise ExpansionError(f"{p.name}: invalid indirect expansion")
+            target = ""
+        if isinstance(target, list):
+            target = " ".join(target)
+        if not _valid_ref(target):
+            if target == "":
+                if p.op is not None:
+                    return self.param(W.Param("__vshell_empty__", op=p.op, arg=p.arg,
+                                              arg2=p.arg2, raw=p.raw), quoted)
+                raise ExpansionError(f"{p.name}: invalid indirect expansion")
+            raise ExpansionError(f"{target}: invalid variable name")
+        name, _, idx = target.partition("[")
+        index = idx[:-1] if idx else None
+        inner = W.Param(name, index, None, p.op, p.arg, p.arg2, raw=p.raw)
+        return self.param(inner, quoted)
+
+    def _slice(self, p: W.Param, vals: list[str], is_list: bool, star: bool, quoted: bool
+               ) -> list[Seg | None]:
+        off_text = self.string_parts(p.arg or [])
+        off = self.sh.arith(self.arith_text(off_text), off_text)
+        length: int | None = None
+        if p.arg2 is not None:
+            lt = self.string_parts(p.arg2)
+            length = self.sh.arith(self.arith_text(lt), lt) if lt.strip() else 0
+        if is_list:
+            seq = vals
+            if p.name in ("@", "*") and p.index is None:
+                seq = [self.sh.state.script_name] + vals
+                if off < 0:
+                    off = len(seq) + off
+                    if off < 0:
+                        return self._emit([], True, star, quoted)
+            else:
+                if off < 0:
+                    # negative offsets count from the highest index + 1
+                    v = self.sh.state.lookup(p.name)
+                    if v is not None and isinstance(v.value, dict) and "A" not in v.attrs:
+                        keys = sorted(v.value)  # type: ignore[type-var]
+                        top = keys[-1] + 1 if keys else 0  # type: ignore[operator]
+                        start = top + off
+                        if start < 0:
+                            return self._emit([], True, star, quoted)
+                        seq = [v.value[k] for k in keys if k >= start]  # type: ignore[operator, index]
+                        off = 0
+                    else:
+                        off = max(0, len(seq) + off)
+                elif (v := self.sh.state.lookup(p.name)) is not None and isinstance(
+                        v.value, dict) and "A" not in v.attrs:
+                    keys = sorted(v.value)  # type: ignore[type-var]
+                    seq = [v.value[k] for k in keys if k >= off]  # type: ignore[operator, index]
+                    off = 0
+            if length is not None and length < 0:
+                raise ExpansionError(f"{length}: substring expression < 0")
+            res = seq[off:] if length is None else seq[off : off + length]
+            return self._emit(res, True, star, quoted)
+        s = vals[0]
+        n = len(s)
+        if off < 0:
+            off = n + off
+            if off < 0:
+                return [("", QUO)] if quoted else []
+        if off > n:
+            return [("", QUO)] if quoted else []
+        if length is None:
+            res1 = s[off:]
+        elif length < 0:
+            end = n + length
+            if end < off:
+                raise ExpansionError(f"{length}: substring expression < 0")
+            res1 = s[off:end]
+        else:
+            res1 = s[off : off + length]
+        return self._emit(res1, False, star, quoted)
+
+    def _case_mod(self, v: str, op: str, arg: list[W.Part] | None) -> str:
+        pat = self.pattern_parts(arg) if arg else ""
+        upper = op[0] == "^"
+        allchars = len(op) == 2
+        if not pat:
+            if allchars:
+                return v.upper() if upper else v.lower()
+            return (v[:1].upper() if upper else v[:1].lower()) + v[1:]
+        from vshell.interp import pattern as P
+
+        out = []
+        for i, ch in enumerate(v):
+            if (allchars or i == 0) and P.match(pat, ch):
+                ch = ch.upper() if upper else ch.lower()
+            out.append(ch)
+        return "".join(out)
+
+    def _transform(self, p: W.Param, vals: list[str], op: str) -> list[str] | None:
+        from vshell.interp import quoting
+
+        st = self.sh.state
+        if op == "@Q":
+            return [quoting.single_quote(v) for v in vals]
+        if op == "@E":
+            return [W.decode_ansi_c(v.replace("'", "\\'") + "'", 0)[0] for v in vals]
+        if op == "@P":
+            return [self.sh.prompt_expand(v) for v in vals]
+        if op == "@U":
+            return [v.upper() for v in vals]
+        if op == "@u":
+            return [v[:1].upper() + v[1:] for v in vals]
+        if op == "@L":
+            return [v.lower() for v in vals]
+        if op == "@a":
+            var = st.lookup(p.name)
+            letters = self._attr_letters(var) if var is not None else ""
+            return [letters for _ in vals]
+        if op == "@A":
+            var = st.lookup(p.name)
+            if p.name in ("@", "*") or p.name.isdigit():
+                return [quoting.single_quote(v) for v in vals]
+            if var is None:
+                return None
+            flags = self._attr_letters(var)
+            if isinstance(var.value, dict) and p.index not in ("@", "*") and p.index is not None:
+                return [f"{p.name}={quoting.single_quote(vals[0])}"]
+            if isinstance(var.value, dict):
+                return [self.sh.declare_line(p.name, var)]
+            prefix = f"declare -{flags} " if flags else ""
+            return [f"{prefix}{p.name}={quoting.single_quote(vals[0])}"]
+        if op in ("@K", "@k"):
+            var = st.lookup(p.name)
+            if var is not None and isinstance(var.value, dict):
+                items = (var.value.items() if "A" in var.attrs
+                         else sorted(var.value.items()))  # type: ignore[type-var]
+                if op == "@K":
+                    return [" ".join(f"{k} {quoting.single_quote(v)}" for k, v in items)]
+                flat: list[str] = []
+                for k, v in items:
+                    flat.extend([str(k), v])
+                return flat
+            return [quoting.single_quote(v) for v in vals]
+        raise ExpansionError(f"{p.raw}: bad substitution")
+
+
+def _valid_ref(target: str) -> bool:
+    import re
+
+    return bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?|[0-9]+|[@*#?$!-]", target))
+
+
+def _char_len(s: str) -> int:
+    return len(s)

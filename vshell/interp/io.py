@@ -1,0 +1,391 @@
+"""Streams the interpreter wires between commands: bounded in-process pipes, capped
+output sinks, and small adapters.  Every blocking wait polls the run's cancel token so a
+timeout stops a pipeline within a tick.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections import deque
+from typing import IO, Any
+
+from vshell.command import Cancelled, CancelToken
+
+PIPE_CAPACITY = 1 << 20  # bytes buffered between two pipeline stages
+_TICK = 0.05
+
+
+class Pipe:
+    """A bounded byte pipe between two threads.
+
+    A write after the reader closed raises BrokenPipeError (the SIGPIPE of a real pipe), so
+    ``yes | head -1`` ends as soon as head is done.
+    """
+
+    def __init__(self, cancel: CancelToken | None = None, capacity: int = PIPE_CAPACITY) -> None:
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self._capacity = capacity
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self._reader_closed = False
+        self._writer_closed = False
+        self._cancel = cancel
+        self.reader = PipeReader(self)
+        self.writer = PipeWriter(self)
+
+    def _wait(self) -> None:
+        self._cond.wait(_TICK)
+        if self._cancel is not None and self._cancel.reason is not None:
+            raise Cancelled(self._cancel.reason)
+
+    # writer side
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        n = len(data)
+        if not n:
+            if self._reader_closed:
+                raise BrokenPipeError(32, "Broken pipe")
+            return 0
+        data = bytes(data)
+        with self._cond:
+            pos = 0
+            while pos < n:
+                if self._reader_closed:
+                    raise BrokenPipeError(32, "Broken pipe")
+                if self._writer_closed:
+                    raise ValueError("write to closed pipe")
+                room = self._capacity - self._size
+                if room <= 0:
+                    self._wait()
+                    continue
+                piece = data[pos : pos + room] if (pos or n > room) else data
+                self._chunks.append(piece)
+                self._size += len(piece)
+                pos += len(piece)
+                self._cond.notify_all()
+        return n
+
+    def close_writer(self) -> None:
+        with self._cond:
+            self._writer_closed = True
+            self._cond.notify_all()
+
+    # reader side
+    def read(self, n: int = -1) -> bytes:
+        with self._cond:
+            if n is None or n < 0:
+                out: list[bytes] = []
+                while True:
+                    while self._chunks:
+                        c = self._chunks.popleft()
+                        self._size -= len(c)
+                        out.append(c)
+                    self._cond.notify_all()
+                    if self._writer_closed:
+                        return b"".join(out)
+                    self._wait()
+            while not self._chunks:
+                if self._writer_closed or self._reader_closed:
+                    return b""
+                self._wait()
+            c = self._chunks[0]
+            if len(c) <= n:
+                self._chunks.popleft()
+                self._size -= len(c)
+                # gather more small chunks up to n without waiting
+                parts = [c]
+                got = len(c)
+                while self._chunks and got + len(self._chunks[0]) <= n:
+                    d = self._chunks.popleft()
+                    self._size -= len(d)
+                    parts.append(d)
+                    got += len(d)
+                self._cond.notify_all()
+                return b"".join(parts) if len(parts) > 1 else c
+            self._chunks[0] = c[n:]
+            self._size -= n
+            self._cond.notify_all()
+            return c[:n]
+
+    def readline(self, limit: int = -1) -> bytes:
+        with self._cond:
+            out = bytearray()
+            while True:
+                while self._chunks:
+                    c = self._chunks[0]
+                    k = c.find(b"\n")
+                    if limit is not None and limit >= 0:
+                        want = limit - len(out)
+                        if k < 0 or k >= want:
+                            k = want - 1 if len(c) >= want else -1
+                    if k >= 0:
+                        out += c[: k + 1]
+                        rest = c[k + 1 :]
+                        if rest:
+                            self._chunks[0] = rest
+                        else:
+                            self._chunks.popleft()
+                        self._size -= k + 1
+                        self._cond.notify_all()
+                        return bytes(out)
+                    out += c
+                    self._chunks.popleft()
+                    self._size -= len(c)
+                self._cond.notify_all()
+                if self._writer_closed or self._reader_closed:
+                    return bytes(out)
+                self._wait()
+
+    def close_reader(self) -> None:
+        with self._cond:
+            self._reader_closed = True
+            self._chunks.clear()
+            self._size = 0
+            self._cond.notify_all()
+
+
+class PipeReader(io.RawIOBase):
+    """The read end of a :class:`Pipe` (file-like)."""
+
+    def __init__(self, pipe: Pipe) -> None:
+        super().__init__()
+        self._pipe = pipe
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int | None = -1) -> bytes:
+        return self._pipe.read(-1 if n is None else n)
+
+    def read1(self, n: int = -1) -> bytes:
+        return self._pipe.read(65536 if n is None or n < 0 else n)
+
+    def readline(self, limit: int | None = -1) -> bytes:
+        return self._pipe.readline(-1 if limit is None else limit)
+
+    def readinto(self, b: Any) -> int:
+        data = self._pipe.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def __iter__(self):  # type: ignore[override]
+        while True:
+            line = self.readline()
+            if not line:
+                return
+            yield line
+
+    def close(self) -> None:
+        self._pipe.close_reader()
+        super().close()
+
+
+class PipeWriter(io.RawIOBase):
+    """The write end of a :class:`Pipe` (file-like)."""
+
+    def __init__(self, pipe: Pipe) -> None:
+        super().__init__()
+        self._pipe = pipe
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        return self._pipe.write(b)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self._pipe.close_writer()
+        super().close()
+
+
+class CappedSink(io.RawIOBase):
+    """Where a run's stdout or stderr ends up: at most ``limit`` bytes are kept.
+
+    Past the limit bytes are dropped and ``truncated`` is set; writers are never blocked.
+    ``forward`` (optional) receives kept bytes as they come (the CLI streams them).
+    """
+
+    def __init__(self, limit: int, forward: IO[bytes] | None = None) -> None:
+        super().__init__()
+        self.limit = limit
+        self.forward = forward
+        self.buffer = bytearray()
+        self.kept = 0
+        self.truncated = False
+        self._lock = threading.Lock()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        n = len(b)
+        with self._lock:
+            room = self.limit - self.kept
+            if room <= 0:
+                if n:
+                    self.truncated = True
+                return n
+            piece = bytes(b[:room]) if n > room else bytes(b)
+            if n > room:
+                self.truncated = True
+            self.kept += len(piece)
+            if self.forward is not None:
+                try:
+                    self.forward.write(piece)
+                    self.forward.flush()
+                except (BrokenPipeError, OSError, ValueError):
+                    raise BrokenPipeError(32, "Broken pipe") from None
+            else:
+                self.buffer += piece
+        return n
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:  # the sink outlives every command that writes to it
+        pass
+
+    def getvalue(self) -> bytes:
+        return bytes(self.buffer)
+
+
+class Collector(io.RawIOBase):
+    """A thread-safe in-memory writer (command substitution output)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        with self._lock:
+            self._buf += b
+        return len(b)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def getvalue(self) -> bytes:
+        return bytes(self._buf)
+
+
+class NullInput(io.RawIOBase):
+    """An empty stdin."""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int | None = -1) -> bytes:
+        return b""
+
+    def readline(self, limit: int | None = -1) -> bytes:
+        return b""
+
+    def readinto(self, b: Any) -> int:
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+class ClosedStream(io.RawIOBase):
+    """A descriptor closed with ``>&-``: every use fails with EBADF."""
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def read(self, n: int | None = -1) -> bytes:
+        raise OSError(9, "Bad file descriptor")
+
+    def readline(self, limit: int | None = -1) -> bytes:
+        raise OSError(9, "Bad file descriptor")
+
+    def write(self, b: Any) -> int:
+        raise OSError(9, "Bad file descriptor")
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class HostInput(io.RawIOBase):
+    """The host process's stdin, read in available-sized pieces (streams like a pipe)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        super().__init__()
+        self._raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int | None = -1) -> bytes:
+        if n is None or n < 0:
+            return self._raw.read()
+        r1 = getattr(self._raw, "read1", None)
+        return r1(n) if r1 is not None else self._raw.read(n)
+
+    def readline(self, limit: int | None = -1) -> bytes:
+        return self._raw.readline(-1 if limit is None else limit)
+
+    def readinto(self, b: Any) -> int:
+        data = self.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+
+class Unclosable(io.RawIOBase):
+    """Wraps a stream shared by several commands so one command's close() is harmless."""
+
+    def __init__(self, inner: Any) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def read(self, n: int | None = -1) -> bytes:
+        return self.inner.read(-1 if n is None else n)
+
+    def read1(self, n: int = -1) -> bytes:
+        r1 = getattr(self.inner, "read1", None)
+        return r1(n) if r1 is not None else self.inner.read(n)
+
+    def readline(self, limit: int | None = -1) -> bytes:
+        return self.inner.readline(-1 if limit is None else limit)
+
+    def readinto(self, b: Any) -> int:
+        data = self.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def write(self, b: Any) -> int:
+        return self.inner.write(b)
+
+    def flush(self) -> None:
+        f = getattr(self.inner, "flush", None)
+        if f is not None:
+            f()
+
+    def close(self) -> None:
+        pass

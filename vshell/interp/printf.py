@@ -1,0 +1,294 @@
+"""The ``printf`` builtin: bash's format language, reused until the arguments run out."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from typing import TYPE_CHECKING
+
+from vshell.interp.builtins_core import _byte, _echo_escapes
+from vshell.interp.quoting import printf_q
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Shell
+
+_SPEC = re.compile(r"%([-+ #0'I]*)(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|L|q|j|z|t)?"
+                   r"(\([^)]*\)T|[diouxXeEfFgGaAcsbqn%])")
+
+
+class PrintfError(Exception):
+    pass
+
+
+def _printf_escapes(s: str) -> str:
+    """Escapes in the format string itself (not %b): like echo -e but \\c is literal-ish."""
+    out: list[str] = []
+    i = 0
+    n = len(s)
+    simple = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+              "t": "\t", "v": "\v", "\\": "\\", '"': '"', "'": "'", "?": "?"}
+    while i < n:
+        c = s[i]
+        if c != "\\" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        e = s[i + 1]
+        if e in simple:
+            out.append(simple[e])
+            i += 2
+        elif e in "01234567":
+            j = i + 1
+            k = j
+            while k < n and k < j + 3 and s[k] in "01234567":
+                k += 1
+            out.append(_byte(int(s[j:k], 8) & 0xFF))
+            i = k
+        elif e == "x":
+            j = i + 2
+            k = j
+            while k < n and k < j + 2 and s[k] in "0123456789abcdefABCDEF":
+                k += 1
+            if k == j:
+                out.append("\\x")
+                i += 2
+            else:
+                out.append(_byte(int(s[j:k], 16)))
+                i = k
+        elif e in "uU":
+            j = i + 2
+            k = j
+            lim = 4 if e == "u" else 8
+            while k < n and k < j + lim and s[k] in "0123456789abcdefABCDEF":
+                k += 1
+            if k == j:
+                out.append("\\" + e)
+                i += 2
+            else:
+                try:
+                    out.append(chr(int(s[j:k], 16)))
+                except (ValueError, OverflowError):
+                    out.append("?")
+                i = k
+        elif e == "c":
+            out.append("\\c")
+            i += 2
+        else:
+            out.append("\\" + e)
+            i += 2
+    return "".join(out)
+
+
+class _Args:
+    def __init__(self, sh: Shell, args: list[str]) -> None:
+        self.sh = sh
+        self.args = args
+        self.i = 0
+        self.status = 0
+
+    def more(self) -> bool:
+        return self.i < len(self.args)
+
+    def next(self) -> str | None:
+        if self.i < len(self.args):
+            self.i += 1
+            return self.args[self.i - 1]
+        return None
+
+    def num(self, conv: str) -> int | float:
+        a = self.next()
+        if a is None:
+            return 0
+        return self.parse_num(a, conv)
+
+    def parse_num(self, a: str, conv: str) -> int | float:
+        s = a.strip()
+        if s[:1] in ("'", '"'):
+            return ord(s[1]) if len(s) > 1 else 0
+        if conv in "eEfFgGaA":
+            try:
+                return float(s) if s else 0.0
+            except ValueError:
+                m = re.match(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", s)
+                self._bad(a)
+                return float(m.group(0)) if m else 0.0
+        try:
+            if re.fullmatch(r"[+-]?0[xX][0-9a-fA-F]+", s):
+                return int(s, 16)
+            if re.fullmatch(r"[+-]?0[0-7]+", s):
+                return int(s, 8)
+            if s == "":
+                return 0
+            return int(s, 10)
+        except ValueError:
+            m = re.match(r"[+-]?\d+", s)
+            self._bad(a)
+            return int(m.group(0)) if m else 0
+
+    def _bad(self, a: str) -> None:
+        self.sh.err(f"printf: {a}: invalid number")
+        self.status = 1
+
+
+def _fmt_int(flags: str, width: str, prec: str | None, conv: str, v: int) -> str:
+    if conv in "ouxX" and v < 0:
+        v &= (1 << 64) - 1
+    spec = "%" + flags.replace("'", "").replace("I", "") + width
+    if prec is not None:
+        spec += "." + (prec or "0")
+    spec += {"i": "d", "u": "d"}.get(conv, conv)
+    try:
+        return spec % v
+    except (ValueError, OverflowError):
+        return str(v)
+
+
+def _fmt_float(flags: str, width: str, prec: str | None, conv: str, v: float) -> str:
+    if conv in "aA":
+        h = float(v).hex()
+        return h if conv == "a" else h.upper()
+    spec = "%" + flags.replace("'", "").replace("I", "") + width
+    if prec is not None:
+        spec += "." + (prec or "0")
+    spec += conv
+    try:
+        out = spec % v
+    except (ValueError, OverflowError):
+        out = str(v)
+    if math.isinf(v) or math.isnan(v):
+        out = out.replace("inf", "inf").replace("INF", "INF")
+    return out
+
+
+def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
+    if prec is not None and prec != "":
+        s = s[: int(prec)]
+    elif prec == "":
+        s = ""
+    if width:
+        w = int(width)
+        s = s.ljust(w) if "-" in flags else s.rjust(w)
+    return s
+
+
+def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
+    """One pass over the format; returns (text, stop) where stop is a ``\\c`` in %b."""
+    out: list[str] = []
+    pos = 0
+    fmt = _printf_escapes(fmt)
+    for m in _SPEC.finditer(fmt):
+        lit = fmt[pos : m.start()]
+        if "\\c" in lit:
+            out.append(lit[: lit.index("\\c")])
+            return "".join(out), True
+        out.append(lit)
+        pos = m.end()
+        flags, width, prec, conv = m.group(1), m.group(2) or "", m.group(3), m.group(4)
+        if conv == "%":
+            out.append("%")
+            continue
+        if width == "*":
+            w = int(args.num("d"))
+            if w < 0:
+                flags += "-"
+                w = -w
+            width = str(w)
+        if prec == "*":
+            p = int(args.num("d"))
+            prec = str(p) if p >= 0 else None
+        if conv.startswith("("):
+            tf = conv[1:-2]
+            a = args.next()
+            if a is None or a.strip() in ("", "-1"):
+                t = time.time()
+            elif a.strip() == "-2":
+                t = sh.state.start_time
+            else:
+                t = float(args.parse_num(a, "d"))
+            from vshell.builtins import _timefmt
+
+            tz = _timefmt.zone({"TZ": sh.state.get("TZ") or ""})
+            text = _timefmt.strftime(tf, _timefmt.localtime(t, tz))
+            out.append(_pad(text, flags, width, prec))
+            continue
+        if conv in "diouxXc" and conv != "c":
+            v = int(args.num(conv))
+            out.append(_fmt_int(flags, width, prec, conv, v))
+        elif conv in "eEfFgGaA":
+            fv = float(args.num(conv))
+            out.append(_fmt_float(flags, width, prec, conv, fv))
+        elif conv == "c":
+            a = args.next()
+            ch = a[:1] if a else ""
+            out.append(_pad(ch, flags, width, None))
+        elif conv == "s":
+            a = args.next()
+            out.append(_pad(a or "", flags, width, prec))
+        elif conv == "b":
+            a = args.next() or ""
+            text, stop = _echo_escapes(a)
+            out.append(_pad(text, flags, width, prec))
+            if stop:
+                return "".join(out), True
+        elif conv == "q":
+            a = args.next()
+            out.append(_pad(printf_q(a or ""), flags, width, None))
+        elif conv == "n":
+            pass
+    tail = fmt[pos:]
+    if "\\c" in tail:
+        out.append(tail[: tail.index("\\c")])
+        return "".join(out), True
+    out.append(tail)
+    return "".join(out), False
+
+
+def b_printf(sh: Shell, name: str, args: list[str]) -> int:
+    var: str | None = None
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        if args[0] == "-v":
+            if len(args) < 2:
+                sh.err("printf: -v: option requires an argument")
+                return 2
+            var = args[1]
+            args = args[2:]
+            continue
+        if args[0].startswith("-v"):
+            var = args[0][2:]
+            args = args[1:]
+            continue
+        sh.err(f"printf: {args[0]}: invalid option")
+        sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
+        return 2
+    if not args:
+        sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
+        return 2
+    fmt, rest = args[0], args[1:]
+    if var is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?", var):
+        sh.err(f"printf: `{var}': not a valid identifier")
+        return 2
+    a = _Args(sh, rest)
+    chunks: list[str] = []
+    bad = re.search(r"%[-+ #0]*(\*|\d+)?(\.(\*|\d*))?([^diouxXeEfFgGaAcsbqn%(hlLqjzt]|$)", fmt)
+    if bad and not _SPEC.search(fmt[bad.start():]) or (bad and _SPEC.match(fmt, bad.start())
+                                                      is None):
+        spec = bad.group(0)
+        sh.err(f"printf: `{spec[-1] if spec else '%'}': invalid format character"
+               if spec and spec[-1] != "%" else "printf: `%': missing format character")
+        if not _SPEC.search(fmt):
+            return 1
+    while True:
+        text, stop = format_once(sh, fmt, a)
+        chunks.append(text)
+        if stop or not a.more() or not _SPEC.search(fmt.replace("%%", "")):
+            break
+    out = "".join(chunks)
+    if var is not None:
+        sh.state.set(var, out)
+    else:
+        sh.write_out(out.encode("utf-8", "surrogateescape"))
+    return a.status

@@ -1,0 +1,165 @@
+"""Redirections: a new descriptor table for one command, and the files to close after.
+
+Files are opened through the VFS only; ``/dev/stdout`` and friends resolve against the
+shell's own descriptors.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+from typing import TYPE_CHECKING, Any
+
+from vshell.command import describe_oserror
+from vshell.interp import io as sio
+from vshell.interp.state import ShellError
+from vshell.syntax import ast
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Fds, Shell
+
+
+class RedirectError(ShellError):
+    pass
+
+
+def _abspath(sh: Shell, path: str) -> str:
+    from vshell.command import _normpath
+
+    if path.startswith("/"):
+        return _normpath(path)
+    return _normpath(sh.state.cwd.rstrip("/") + "/" + path)
+
+
+def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
+    fs = sh.ctx.fs.bind(fds)
+    full = _abspath(sh, path)
+    if path == "":
+        raise OSError(errno.ENOENT, "No such file or directory", path)
+    try:
+        if mode == "noclobber":
+            try:
+                st = fs.stat(full)
+                import stat as _stat
+
+                if _stat.S_ISREG(st.st_mode):
+                    raise RedirectError(f"{path}: cannot overwrite existing file")
+            except FileNotFoundError:
+                pass
+            mode = "wb"
+        if mode == "r+b":
+            try:
+                return fs.open(full, "r+b")
+            except FileNotFoundError:
+                fs.open(full, "wb").close()
+                return fs.open(full, "r+b")
+        return fs.open(full, mode)
+    except OSError as e:
+        e.filename = path
+        raise
+
+
+def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
+          *, permanent: bool = False) -> Fds:
+    """Apply ``redirects`` in order to a copy of ``fds``; files opened go to ``opened``."""
+    new = dict(fds)
+    for r in redirects:
+        sh.state.lineno = r.line or sh.state.lineno
+        try:
+            _apply_one(sh, r, new, opened)
+        except OSError as e:
+            raise RedirectError(describe_oserror(e)) from None
+    return new
+
+
+def _target_fd(sh: Shell, r: ast.Redirect, new: Fds, default: int) -> int:
+    if r.fd_var:
+        fd = 10
+        while fd in new:
+            fd += 1
+        sh.state.set(r.fd_var, str(fd))
+        return fd
+    return default if r.fd is None else r.fd
+
+
+def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
+    op = r.op
+    ex = sh.expander
+    if op in ("<<", "<<-"):
+        body = r.heredoc.body if r.heredoc else ""
+        if r.heredoc is not None and not r.heredoc.quoted:
+            body = ex.heredoc(body)
+        new[_target_fd(sh, r, new, 0)] = io.BytesIO(body.encode("utf-8", "surrogateescape"))
+        return
+    if op == "<<<":
+        text = ex.word(r.target.raw) if r.target else ""
+        new[_target_fd(sh, r, new, 0)] = io.BytesIO((text + "\n").encode("utf-8",
+                                                                          "surrogateescape"))
+        return
+    raw = r.target.raw if r.target else ""
+    if op in (">&", "<&"):
+        word = ex.word(raw)
+        default = 1 if op == ">&" else 0
+        if word == "-":
+            fd = _target_fd(sh, r, new, default)
+            new.pop(fd, None)
+            return
+        if word.endswith("-") and word[:-1].isdigit():
+            src = int(word[:-1])
+            fd = _target_fd(sh, r, new, default)
+            if src not in new:
+                raise RedirectError(f"{src}: Bad file descriptor")
+            new[fd] = new.pop(src)
+            return
+        if word.isdigit():
+            src = int(word)
+            if src not in new:
+                raise RedirectError(f"{word}: Bad file descriptor")
+            new[_target_fd(sh, r, new, default)] = new[src]
+            return
+        if op == ">&" and r.fd is None and not r.fd_var:
+            op = "&>"
+            path = ex.redirect_target(raw)
+            f = open_file(sh, path, "wb", new)
+            opened.append(f)
+            new[1] = f
+            new[2] = f
+            return
+        raise RedirectError(f"{word}: ambiguous redirect")
+    path = ex.redirect_target(raw)
+    if op == "<":
+        f = open_file(sh, path, "rb", new)
+        opened.append(f)
+        new[_target_fd(sh, r, new, 0)] = f
+    elif op in (">", ">|"):
+        mode = "noclobber" if op == ">" and sh.state.options.get("noclobber") else "wb"
+        f = open_file(sh, path, mode, new)
+        opened.append(f)
+        new[_target_fd(sh, r, new, 1)] = f
+    elif op == ">>":
+        f = open_file(sh, path, "ab", new)
+        opened.append(f)
+        new[_target_fd(sh, r, new, 1)] = f
+    elif op == "<>":
+        f = open_file(sh, path, "r+b", new)
+        opened.append(f)
+        new[_target_fd(sh, r, new, 0)] = f
+    elif op in ("&>", "&>>"):
+        f = open_file(sh, path, "ab" if op == "&>>" else "wb", new)
+        opened.append(f)
+        new[1] = f
+        new[2] = f
+    else:
+        raise RedirectError(f"{op}: unsupported redirection")
+
+
+def close_all(opened: list[Any]) -> None:
+    for f in opened:
+        try:
+            f.close()
+        except (OSError, ValueError):
+            pass
+
+
+def null_stream() -> Any:
+    return sio.NullInput()

@@ -1,0 +1,595 @@
+"""The interpreter: runs vshell's AST the way bash runs its own.
+
+One :class:`Shell` is one shell process as bash would have it: its state, its file
+descriptors and its position in a run.  Subshells, pipeline stages and command
+substitutions are new Shell objects over a copy of the state, sharing the run's
+:class:`RunContext` (filesystem, cancel token, commands).
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from vshell.command import Cancelled, CancelToken, Command, Invocation, NestedRequest
+from vshell.interp import io as sio
+from vshell.interp.dispatch import call_command
+from vshell.interp.expand import Expander, ExpansionError
+from vshell.interp.state import ShellError, ShellState
+from vshell.syntax import ast
+from vshell.syntax.words import BadSubst
+
+
+class ExitShell(Exception):
+    """``exit`` (or a fatal error): unwinds to the shell's top (or the subshell boundary)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ReturnFromFunction(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class LoopControl(Exception):
+    def __init__(self, kind: str, levels: int) -> None:
+        super().__init__(kind)
+        self.kind = kind  # "break" or "continue"
+        self.levels = levels
+
+
+@dataclass
+class Job:
+    pid: int
+    thread: threading.Thread
+    status: int | None = None
+    cancel: CancelToken | None = None
+    command: str = ""
+
+
+@dataclass
+class RunContext:
+    """What every shell of one run shares."""
+
+    fs: Any
+    cancel: CancelToken
+    commands: dict[str, Command] = field(default_factory=dict)
+    http: Any = None
+    python: Any = None
+    nested: Callable[[NestedRequest], Any] | None = None
+    jobs: dict[int, Job] = field(default_factory=dict)
+    pids: Any = field(default_factory=lambda: itertools.count(1000))
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    nesting: int = 0
+    parse_failed: bool = False
+    parse_error_message: str = ""
+    last_not_found: bool = False
+
+
+Fds = dict[int, Any]
+
+SHELL_NAMES = ("sh", "bash", "vshell", "dash")
+
+
+class Shell:
+    """One shell: state + descriptors, running AST nodes."""
+
+    def __init__(self, ctx: RunContext, state: ShellState, fds: Fds) -> None:
+        self.ctx = ctx
+        self.state = state
+        self.fds = fds
+        self.expander = Expander(self)
+        self.errexit_quiet = 0  # >0 while running a condition (if/while/&&/||/!)
+        self.loop_depth = 0
+        self.func_depth = 0
+        self.is_subshell = False
+        self.source_name = state.script_name
+        self._trap_running = False
+        self.procsub_fds: list[int] = []
+        if state.arith_hook is None:
+            state.arith_hook = self._arith_plain
+
+    # --- helpers -------------------------------------------------------------------
+    def child(self, fds: Fds | None = None) -> Shell:
+        """A subshell: a copy of the state, sharing the run."""
+        sh = Shell(self.ctx, self.state.subshell(), dict(self.fds if fds is None else fds))
+        sh.state.arith_hook = sh._arith_plain
+        sh.is_subshell = True
+        sh.loop_depth = self.loop_depth
+        sh.func_depth = self.func_depth
+        sh.source_name = self.source_name
+        sh.errexit_quiet = self.errexit_quiet if not self.state.shopt.get(
+            "inherit_errexit") else 0
+        return sh
+
+    def err(self, message: str) -> None:
+        """``name: line N: message`` on stderr, as bash reports errors."""
+        self.write_err(f"{self.source_name}: line {self.state.lineno}: {message}\n")
+
+    def write_err(self, text: str) -> None:
+        try:
+            self.fds[2].write(text.encode("utf-8", "surrogateescape"))
+        except (OSError, ValueError, KeyError, AttributeError):
+            pass
+
+    def write_out(self, data: bytes) -> None:
+        out = self.fds.get(1)
+        if out is None:
+            raise OSError(9, "Bad file descriptor")
+        out.write(data)
+
+    def check(self) -> None:
+        self.ctx.cancel.check()
+
+    # --- running source ----------------------------------------------------------------
+    def run_source(self, source: str, *, name: str | None = None, top: bool = True) -> int:
+        """Parse and run ``source`` one top-level command at a time, as bash does."""
+        from vshell.syntax import parse_partial
+
+        script, error = parse_partial(source)
+        status = 0
+        try:
+            status = self.run_list(script)
+        finally:
+            pass
+        if error is not None:
+            if top:
+                self.ctx.parse_failed = True
+                self.ctx.parse_error_message = error.message
+            self.report_parse_error(error, source, name)
+            self.state.last_status = 2
+            raise ExitShell(2) if top else ShellError(error.message, status=2)
+        return status
+
+    def report_parse_error(self, error: Any, source: str, name: str | None) -> None:
+        label = name if name is not None else self.source_name
+        line = getattr(error, "line", 1) or 1
+        self.write_err(f"{label}: line {line}: {error.message}\n")
+        lines = source.split("\n")
+        if 1 <= line <= len(lines) and "unexpected end of file" not in error.message:
+            self.write_err(f"{label}: line {line}: `{lines[line - 1].strip()}'\n")
+
+    def run_toplevel(self, source: str) -> int:
+        """Run a whole script as a shell process: exit, traps and fatal errors handled."""
+        try:
+            status = self.run_source(source)
+        except ExitShell as e:
+            status = e.status
+        except ShellError as e:
+            self.err(e.message)
+            status = e.status
+        except RecursionError:
+            self.err("maximum function nesting level exceeded")
+            status = 1
+        status = self.run_exit_trap(status)
+        return status
+
+    def run_exit_trap(self, status: int) -> int:
+        handler = self.state.traps.pop("EXIT", None)
+        if handler:
+            self.state.last_status = status
+            try:
+                self.run_source(handler, top=False)
+            except ExitShell as e:
+                status = e.status
+            except ShellError as e:
+                self.err(e.message)
+        return status
+
+    # --- lists ---------------------------------------------------------------------------
+    def run_list(self, cl: ast.CommandList) -> int:
+        status = self.state.last_status
+        for item in cl.items:
+            self.check()
+            if item.background:
+                status = self.run_background(item.command)
+            else:
+                status = self.run_andor(item.command)
+        return status
+
+    def run_background(self, andor: ast.AndOr) -> int:
+        sub = self.child()
+        pid = next(self.ctx.pids)
+        job = Job(pid, threading.Thread(daemon=True))
+        sub.fds = dict(sub.fds)
+        if 0 in sub.fds and not self.state.options.get("monitor"):
+            sub.fds[0] = sio.NullInput() if self.fds.get(0) is None else self.fds[0]
+
+        def body() -> None:
+            try:
+                job.status = sub.run_andor(andor)
+            except ExitShell as e:
+                job.status = e.status
+            except Cancelled:
+                job.status = 130
+            except ShellError as e:
+                sub.err(e.message)
+                job.status = e.status
+            except BaseException:  # noqa: BLE001 - a job must never kill the run
+                job.status = 1
+
+        job.thread = threading.Thread(target=body, daemon=True, name=f"vshell-job-{pid}")
+        with self.ctx.lock:
+            self.ctx.jobs[pid] = job
+        self.state.last_bg_pid = pid
+        job.thread.start()
+        self.state.last_status = 0
+        return 0
+
+    def run_andor(self, ao: ast.AndOr) -> int:
+        pipelines = [("", ao.first)] + list(ao.rest)
+        status = 0
+        last_index = len(pipelines) - 1
+        i = 0
+        while i <= last_index:
+            op, pl = pipelines[i]
+            if i > 0:
+                if (op == "&&" and status != 0) or (op == "||" and status == 0):
+                    i += 1
+                    continue
+            is_last = i == last_index
+            if not is_last:
+                self.errexit_quiet += 1
+                try:
+                    status = self.run_pipeline(pl)
+                finally:
+                    self.errexit_quiet -= 1
+            else:
+                status = self.run_pipeline(pl)
+                if status != 0 and not pl.negated:
+                    self.maybe_errexit(status, skipped_tail=False)
+            i += 1
+        return status
+
+    def maybe_errexit(self, status: int, skipped_tail: bool = False) -> None:
+        st = self.state
+        if status == 0:
+            return
+        if "ERR" in st.traps and self.errexit_quiet == 0 and not self._trap_running:
+            self.run_trap("ERR", status)
+        if st.options.get("errexit") and self.errexit_quiet == 0:
+            raise ExitShell(status)
+
+    def run_trap(self, sig: str, status: int) -> None:
+        handler = self.state.traps.get(sig)
+        if not handler:
+            return
+        self._trap_running = True
+        try:
+            self.run_source(handler, top=False)
+        except ShellError as e:
+            self.err(e.message)
+        finally:
+            self._trap_running = False
+            self.state.last_status = status
+
+    # --- pipelines --------------------------------------------------------------------------
+    def run_pipeline(self, pl: ast.Pipeline) -> int:
+        start = time.monotonic() if pl.timed else 0.0
+        if pl.negated:
+            self.errexit_quiet += 1
+        try:
+            if len(pl.commands) == 1:
+                status = self.run_command(pl.commands[0])
+                self.state.set_array("PIPESTATUS", {0: str(status)}) if not isinstance(
+                    pl.commands[0], ast.FunctionDef) else None
+            else:
+                status = self._run_multi(pl)
+        finally:
+            if pl.negated:
+                self.errexit_quiet -= 1
+        if pl.negated:
+            status = 0 if status else 1
+        self.state.last_status = status
+        if pl.timed:
+            self._report_time(time.monotonic() - start, pl.time_posix)
+        return status
+
+    def _report_time(self, elapsed: float, posix: bool) -> None:
+        if posix:
+            self.write_err(f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n")
+            return
+        m, s = divmod(elapsed, 60)
+        self.write_err(f"\nreal\t{int(m)}m{s:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n")
+
+    def _run_multi(self, pl: ast.Pipeline) -> int:
+        n = len(pl.commands)
+        pipes = [sio.Pipe(self.ctx.cancel) for _ in range(n - 1)]
+        statuses: list[int] = [0] * n
+        errors: list[BaseException | None] = [None] * n
+        lastpipe = self.state.shopt.get("lastpipe") and not self.state.options.get("monitor")
+
+        def stage(i: int, sh: Shell) -> None:
+            try:
+                statuses[i] = sh.run_command(pl.commands[i])
+            except ExitShell as e:
+                statuses[i] = e.status
+            except ShellError as e:
+                sh.err(e.message)
+                statuses[i] = e.status
+            except BrokenPipeError:
+                statuses[i] = 141
+            except BaseException as e:  # noqa: BLE001 - surfaced in the main thread
+                errors[i] = e
+                statuses[i] = 1
+            finally:
+                if i < n - 1:
+                    pipes[i].writer.close()
+                if i > 0:
+                    pipes[i - 1].reader.close()
+
+        threads: list[threading.Thread] = []
+        shells: list[Shell] = []
+        for i in range(n):
+            fds = dict(self.fds)
+            if i > 0:
+                fds[0] = pipes[i - 1].reader
+            if i < n - 1:
+                fds[1] = pipes[i].writer
+                if i < len(pl.stderr_pipes) and pl.stderr_pipes[i]:
+                    fds[2] = pipes[i].writer
+            if i == n - 1 and lastpipe:
+                sh = Shell(self.ctx, self.state, fds)
+                sh.loop_depth = self.loop_depth
+                sh.func_depth = self.func_depth
+                sh.source_name = self.source_name
+            else:
+                sh = self.child(fds)
+            shells.append(sh)
+        for i in range(n - 1):
+            t = threading.Thread(target=stage, args=(i, shells[i]), daemon=True,
+                                 name="vshell-stage")
+            threads.append(t)
+            t.start()
+        try:
+            stage(n - 1, shells[n - 1])
+        finally:
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.05)
+                    if self.ctx.cancel.reason is not None:
+                        for p in pipes:
+                            p.close_reader()
+                            p.close_writer()
+        for e in errors:
+            if e is not None:
+                raise e
+        self.state.set_array("PIPESTATUS", {i: str(s) for i, s in enumerate(statuses)})
+        if self.state.options.get("pipefail"):
+            for s in reversed(statuses):
+                if s:
+                    return s
+            return 0
+        return statuses[-1]
+
+    # --- commands -----------------------------------------------------------------------------
+    def run_command(self, cmd: ast.Command) -> int:
+        self.check()
+        t = type(cmd)
+        if t is ast.SimpleCommand:
+            return self.run_simple(cmd)  # type: ignore[arg-type]
+        from vshell.interp import compound
+
+        return compound.run(self, cmd)
+
+    def run_simple(self, cmd: ast.SimpleCommand) -> int:
+        from vshell.interp import simple
+
+        return simple.run(self, cmd)
+
+    # --- expansion hooks used by the expander -----------------------------------------------
+    def command_substitution(self, source: str) -> str:
+        out = sio.Collector()
+        sub = self.child()
+        sub.fds[1] = out
+        try:
+            sub.state.last_status = self.state.last_status
+            status = sub.run_source(source, top=False)
+        except ExitShell as e:
+            status = e.status
+        except ShellError as e:
+            sub.err(e.message)
+            status = e.status
+        self.state.last_status = status
+        self.last_cmdsub_status = status
+        text = out.getvalue().decode("utf-8", "surrogateescape")
+        return text.rstrip("\n")
+
+    last_cmdsub_status: int | None = None
+
+    def process_substitution(self, op: str, source: str) -> str:
+        pipe = sio.Pipe(self.ctx.cancel)
+        sub = self.child()
+        fd = 63
+        while fd in self.fds:
+            fd -= 1
+        if op == "<":
+            sub.fds[1] = pipe.writer
+            self.fds[fd] = pipe.reader
+        else:
+            sub.fds[0] = pipe.reader
+            self.fds[fd] = pipe.writer
+
+        def body() -> None:
+            try:
+                sub.run_source(source, top=False)
+            except (ExitShell, ShellError, BrokenPipeError, Cancelled):
+                pass
+            except BaseException:  # noqa: BLE001
+                pass
+            finally:
+                if op == "<":
+                    pipe.writer.close()
+                else:
+                    pipe.reader.close()
+
+        t = threading.Thread(target=body, daemon=True, name="vshell-procsub")
+        t.start()
+        pid = next(self.ctx.pids)
+        self.ctx.jobs[pid] = Job(pid, t)
+        self.procsub_fds.append(fd)
+        return f"/dev/fd/{fd}"
+
+    def arith(self, text: str, raw: str | None = None) -> int:
+        from vshell.interp.arith import ArithError, evaluate
+
+        try:
+            return evaluate(text, self.arith_ctx)
+        except ArithError as e:
+            expr = getattr(e, "expr", None) or text
+            raise ShellError(f"{expr.strip() if expr else text}: {e}", status=1,
+                             fatal=not self._in_arith_command) from None
+        except RecursionError:
+            raise ShellError(f"{text}: expression recursion level exceeded", fatal=True) from None
+
+    _in_arith_command = False
+
+    def _arith_plain(self, text: str) -> int:
+        return self.arith(self.expander.arith_text(text), text)
+
+    @property
+    def arith_ctx(self) -> Any:
+        from vshell.interp.arith_ctx import ShellArithContext
+
+        return ShellArithContext(self)
+
+    def glob(self, pattern: str) -> list[str]:
+        from vshell.interp.glob import glob_expand
+
+        st = self.state
+        ignore = st.get("GLOBIGNORE")
+        return glob_expand(
+            self.ctx.fs,
+            st.cwd,
+            pattern,
+            dotglob=st.shopt.get("dotglob", False) or bool(ignore),
+            extglob=st.shopt.get("extglob", False),
+            nocaseglob=st.shopt.get("nocaseglob", False),
+            globstar=st.shopt.get("globstar", False),
+            globignore=[g for g in ignore.split(":") if g] if ignore else None,
+        )
+
+    def dash_flags(self) -> str:
+        from vshell.interp.state import SET_OPTIONS
+
+        flags = "".join(f for name, f in SET_OPTIONS.items()
+                        if f and self.state.options.get(name))
+        order = "abefhkmnptuvxBCEHPT"
+        flags = "".join(c for c in order if c in flags)
+        if "h" not in flags and self.state.options.get("hashall"):
+            pass
+        return flags + ("" if not self.interactive_c else "c")
+
+    interactive_c = False
+
+    def special_var(self, name: str) -> tuple[Any, bool] | None:
+        st = self.state
+        if name == "FUNCNAME":
+            if not st.frames:
+                return None
+            return None
+        return None
+
+    def prompt_expand(self, s: str) -> str:
+        from vshell.interp.prompt import expand_prompt
+
+        return expand_prompt(self, s)
+
+    def declare_line(self, name: str, var: Any) -> str:
+        from vshell.interp.builtins_vars import declare_print_line
+
+        return declare_print_line(name, var)
+
+    # --- running commands by name ------------------------------------------------------------
+    def invocation(self, name: str, args: list[str], env: dict[str, str], fds: Fds) -> Invocation:
+        stdin = fds.get(0)
+        if stdin is None:
+            stdin = sio.ClosedStream()
+        return Invocation(
+            name=name,
+            args=args,
+            dir=self.state.cwd,
+            stdin=stdin,
+            stdout=fds.get(1) or sio.ClosedStream(),
+            stderr=fds.get(2) or sio.ClosedStream(),
+            env=env,
+            fs=self.ctx.fs.bind(fds),
+            cancel=self.ctx.cancel,
+            http=self.ctx.http,
+            python=self.ctx.python,
+            run_command=self._run_command_api,
+            nested=self.ctx.nested,
+        )
+
+    def _run_command_api(self, argv: list[str], stdin: Any = None, stdout: Any = None,
+                         stderr: Any = None, env: dict[str, str] | None = None,
+                         cwd: str | None = None, timeout: float | None = None) -> int:
+        """What ``inv.run_command`` does: run argv as a command of this sandbox."""
+        fds = dict(self.fds)
+        if isinstance(stdin, (bytes, bytearray)):
+            fds[0] = io.BytesIO(bytes(stdin))
+        elif stdin is not None:
+            fds[0] = stdin
+        if stdout is not None:
+            fds[1] = stdout
+        if stderr is not None:
+            fds[2] = stderr
+        sub = self.child(fds)
+        if cwd is not None:
+            sub.state.cwd = cwd
+        if env is not None:
+            for k in list(sub.state.exported()):
+                v = sub.state.lookup(k)
+                if v is not None:
+                    v.attrs.discard("x")
+            for k, v in env.items():
+                try:
+                    sub.state.set(k, v)
+                    var = sub.state.lookup(k)
+                    if var is not None:
+                        var.attrs.add("x")
+                except ShellError:
+                    pass
+        from vshell.interp.simple import exec_argv
+
+        try:
+            return exec_argv(sub, argv, {}, fds)
+        except ExitShell as e:
+            return e.status
+        except ShellError as e:
+            sub.err(e.message)
+            return e.status
+
+    def find_command(self, name: str) -> Command | None:
+        cmd = self.ctx.commands.get(name)
+        if cmd is not None:
+            return cmd
+        from vshell import builtins
+
+        return builtins.lookup(name)
+
+    def call(self, cmd: Command, name: str, args: list[str], env: dict[str, str], fds: Fds
+             ) -> int:
+        inv = self.invocation(name, args, env, fds)
+        return call_command(cmd, inv)
+
+
+def new_shell(ctx: RunContext, state: ShellState, stdin: IO[bytes] | None, stdout: Any,
+              stderr: Any) -> Shell:
+    fds: Fds = {0: stdin if stdin is not None else sio.NullInput(), 1: stdout, 2: stderr}
+    sh = Shell(ctx, state, fds)
+    return sh
+
+
+__all__ = [
+    "Shell", "RunContext", "ExitShell", "ReturnFromFunction", "LoopControl", "ShellError",
+    "ExpansionError", "BadSubst", "new_shell",
+]

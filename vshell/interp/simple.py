@@ -1,0 +1,463 @@
+"""Simple commands: expansion, assignments, redirections, and finding what to run —
+a function, a shell builtin, a vshell command, or a script on ``PATH`` in the VFS.
+"""
+
+from __future__ import annotations
+
+import stat as _stat
+from typing import TYPE_CHECKING
+
+from vshell.interp import redirect
+from vshell.interp.quoting import xtrace_quote
+from vshell.interp.state import ShellError
+from vshell.syntax import ast
+from vshell.syntax.words import BadSubst
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Fds, Shell
+
+DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
+
+
+def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
+    st = sh.state
+    st.lineno = cmd.line
+    sh.last_cmdsub_status = None
+    sh.ctx.last_not_found = False
+    try:
+        argv = _expand_argv(sh, cmd)
+    except BadSubst as e:
+        sh.err(str(e))
+        from vshell.interp.shell import ExitShell
+
+        raise ExitShell(1) from None
+    except ShellError as e:
+        return _fail(sh, e)
+    if not argv:
+        return _assign_only(sh, cmd)
+    if st.options.get("xtrace"):
+        _xtrace(sh, cmd, argv)
+    opened: list = []
+    try:
+        try:
+            fds = redirect.apply(sh, cmd.redirects, sh.fds, opened)
+        except BadSubst as e:
+            sh.err(str(e))
+            return 1
+        except ShellError as e:
+            return _fail(sh, e)
+        try:
+            assigns = _prefix_assigns(sh, cmd.assigns)
+        except ShellError as e:
+            return _fail(sh, e)
+        status = exec_argv(sh, argv, assigns, fds)
+        permanent = sh.__dict__.pop("permanent_fds", None)
+        if permanent is not None:
+            sh.fds = permanent
+            opened.clear()
+        return status
+    finally:
+        redirect.close_all(opened)
+
+
+def _fail(sh: Shell, e: ShellError) -> int:
+    sh.err(e.message)
+    if e.fatal:
+        from vshell.interp.shell import ExitShell
+
+        raise ExitShell(e.status)
+    sh.state.last_status = e.status
+    return e.status
+
+
+def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
+    words = cmd.words
+    if not words:
+        return []
+    ex = sh.expander
+    first = words[0].raw
+    if first in DECLARATION_BUILTINS or (first == "builtin" and len(words) > 1
+                                         and words[1].raw in DECLARATION_BUILTINS):
+        # declaration builtins: NAME=value arguments are expanded like assignments
+        out = ex.words([first])
+        for w in words[1:]:
+            raw = w.raw
+            eq = _assignment_split(raw)
+            if eq is not None:
+                out.append(_DeclArg(raw, eq))  # type: ignore[arg-type]
+            else:
+                out.extend(ex.words([raw]))
+        return out
+    return ex.words([w.raw for w in words])
+
+
+class _DeclArg(str):
+    """A ``name=value`` argument of declare/local/export, expanded later by the builtin."""
+
+    raw: str
+    eq: int
+
+    def __new__(cls, raw: str, eq: int) -> _DeclArg:
+        obj = super().__new__(cls, raw)
+        obj.raw = raw
+        obj.eq = eq
+        return obj
+
+
+def _assignment_split(raw: str) -> int | None:
+    import re
+
+    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=", raw)
+    if not m:
+        return None
+    return m.end() - 1
+
+
+def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
+    st = sh.state
+    if st.options.get("xtrace"):
+        _xtrace(sh, cmd, [])
+    status = 0
+    opened: list = []
+    try:
+        for a in cmd.assigns:
+            try:
+                assign(sh, a)
+            except ShellError as e:
+                sh.err(e.message)
+                if e.fatal:
+                    from vshell.interp.shell import ExitShell
+
+                    raise ExitShell(e.status) from None
+                return 1
+        if cmd.redirects:
+            try:
+                redirect.apply(sh, cmd.redirects, sh.fds, opened)
+            except ShellError as e:
+                return _fail(sh, e)
+    finally:
+        redirect.close_all(opened)
+    if sh.last_cmdsub_status is not None:
+        status = sh.last_cmdsub_status
+    return status
+
+
+def assign(sh: Shell, a: ast.Assignment, *, local: bool = False) -> None:
+    """Perform one assignment in the shell (``x=1``, ``a[i]=v``, ``a=(…)``, ``x+=y``)."""
+    st = sh.state
+    ex = sh.expander
+    if a.array is not None:
+        assign_array(sh, a.name, [w.raw for w in a.array], append=a.append, local=local)
+        return
+    value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
+    if a.index is not None:
+        v = st.lookup(a.name)
+        if v is not None and "A" in v.attrs:
+            key = ex.word(a.index)
+            st.set_element(a.name, key, value, append=a.append)
+        else:
+            idx = sh.arith(ex.arith_text(a.index), a.index)
+            st.set_element(a.name, idx, value, append=a.append)
+        return
+    st.set(a.name, value, append=a.append, local=local)
+
+
+def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
+                 local: bool = False, assoc: bool | None = None) -> None:
+    """``name=( … )``: elements expanded as words; ``[k]=v`` sets explicit keys."""
+    import re
+
+    st = sh.state
+    ex = sh.expander
+    v = st.lookup(name)
+    is_assoc = assoc if assoc is not None else (v is not None and "A" in v.attrs)
+    if is_assoc:
+        items: dict = {}
+        pending_key: str | None = None
+        for raw in raws:
+            m = re.match(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", raw, re.S)
+            if m:
+                key = ex.word(m.group(1))
+                val = ex.word(raw[m.end():], assign=True)
+                if m.group(2) and key in items:
+                    val = items[key] + val
+                items[key] = val
+            else:
+                # bash 5.1+: a plain list of alternating keys and values
+                for w in ex.words([raw]):
+                    if pending_key is None:
+                        pending_key = w
+                    else:
+                        items[pending_key] = w
+                        pending_key = None
+        if pending_key is not None:
+            items[pending_key] = ""
+        st.set_array(name, items, assoc=True, local=local, append=append)
+        return
+    out: dict[int, str] = {}
+    idx = 0
+    if append:
+        cur = v.value if v is not None else None
+        if isinstance(cur, dict) and cur:
+            idx = max(cur) + 1  # type: ignore[type-var, operator]
+        elif isinstance(cur, str):
+            idx = 1
+    explicit = False
+    for raw in raws:
+        m = re.match(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", raw, re.S)
+        if m:
+            k = sh.arith(ex.arith_text(m.group(1)), m.group(1))
+            val = ex.word(raw[m.end():], assign=True)
+            if m.group(2):
+                val = out.get(k, "") + val
+            out[k] = val
+            idx = k + 1
+            explicit = True
+            continue
+        for w in ex.words([raw]):
+            out[idx] = w
+            idx += 1
+    if append:
+        scope_v = st.lookup(name)
+        base: dict[int, str] = {}
+        if scope_v is not None:
+            if isinstance(scope_v.value, dict):
+                base = dict(scope_v.value)  # type: ignore[arg-type]
+            elif isinstance(scope_v.value, str):
+                base = {0: scope_v.value}
+        base.update(out)
+        st.set_array(name, base, local=local)
+        return
+    del explicit
+    st.set_array(name, out, local=local)
+
+
+def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    ex = sh.expander
+    for a in assigns:
+        if a.array is not None or a.index is not None:
+            continue
+        value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
+        if a.append:
+            value = (sh.state.get(a.name) or "") + value
+        out[a.name] = value
+    return out
+
+
+def _xtrace(sh: Shell, cmd: ast.SimpleCommand, argv: list[str]) -> None:
+    ps4 = sh.state.get("PS4")
+    prefix = "+ " if ps4 is None else sh.expander.word(ps4) if "$" in ps4 else ps4
+    depth = 1
+    if prefix:
+        prefix = prefix[0] * depth + prefix[1:]
+    lines = []
+    for a in cmd.assigns:
+        val = sh.expander.word(a.value.raw, assign=True) if a.value is not None else ""
+        if a.array is not None:
+            lines.append(f"{prefix}{a.name}=({' '.join(w.raw for w in a.array)})")
+        else:
+            lines.append(f"{prefix}{a.name}{'+' if a.append else ''}={xtrace_quote(val)}")
+    if argv:
+        lines.append(prefix + " ".join(xtrace_quote(str(w)) for w in argv))
+    sh.write_err("".join(line + "\n" for line in lines))
+
+
+def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds) -> int:
+    """Run an expanded command line with prefix assignments on the given descriptors."""
+    from vshell.interp import builtins_registry
+
+    name = argv[0]
+    args = [str(a) if not hasattr(a, "raw") else a for a in argv[1:]]
+    st = sh.state
+    fn = st.functions.get(name)
+    if fn is not None:
+        return _with_temp_env(sh, assigns, lambda: call_function(sh, fn, name, args, fds))
+    sb = builtins_registry.lookup(name)
+    if sb is not None:
+        return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
+                              special=name in builtins_registry.SPECIAL)
+    env = st.exported()
+    env.update(assigns)
+    cmd = sh.find_command(name) if "/" not in name else None
+    if cmd is not None:
+        return sh.call(cmd, name, args, env, fds)
+    return run_path_command(sh, name, args, env, fds)
+
+
+def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:  # type: ignore[no-untyped-def]
+    saved = sh.fds
+    sh.fds = fds
+    try:
+        status = fn(sh, name, args)
+        out = fds.get(1)
+        if out is not None and hasattr(out, "flush"):
+            try:
+                out.flush()
+            except (OSError, ValueError):
+                pass
+        return status
+    except BrokenPipeError:
+        return 141
+    except OSError as e:
+        from vshell.command import describe_oserror
+
+        sh.err(f"{name}: write error: {describe_oserror(e)}" if e.errno in (9, 28, 5)
+               else f"{name}: {describe_oserror(e)}")
+        return 1
+    finally:
+        sh.fds = saved
+
+
+def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:  # type: ignore[no-untyped-def]
+    if not assigns:
+        return fn()
+    st = sh.state
+    saved: list[tuple[str, object]] = []
+    for k, v in assigns.items():
+        var = st.lookup(k)
+        saved.append((k, None if var is None else var.copy()))
+        try:
+            st.set(k, v)
+        except ShellError as e:
+            sh.err(e.message)
+            return 1
+        nv = st.lookup(k)
+        if nv is not None:
+            nv.attrs.add("x")
+    try:
+        return fn()
+    finally:
+        if not (special and st.options.get("posix")):
+            for k, old in saved:
+                scope, cur = st._find(k)
+                if scope is None:
+                    continue
+                if old is None:
+                    del scope[k]
+                else:
+                    scope[k] = old  # type: ignore[assignment]
+
+
+def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fds: Fds) -> int:
+    from vshell.interp import compound
+    from vshell.interp.shell import ReturnFromFunction
+    from vshell.interp.state import Frame
+
+    st = sh.state
+    if sh.func_depth >= 1000:
+        raise ShellError(f"{name}: maximum function nesting level exceeded (1000)", fatal=True)
+    saved_fds = sh.fds
+    saved_pos = st.positional
+    st.frames.append(Frame(name, {}, list(args), st.lineno, sh.source_name))
+    st.positional = list(args)
+    sh.fds = fds
+    sh.func_depth += 1
+    saved_loop = sh.loop_depth
+    sh.loop_depth = 0
+    try:
+        status = compound.run(sh, fn.body)
+    except ReturnFromFunction as r:
+        status = r.status
+    finally:
+        sh.loop_depth = saved_loop
+        sh.func_depth -= 1
+        sh.fds = saved_fds
+        st.frames.pop()
+        st.positional = saved_pos
+    if "RETURN" in st.traps and st.traps["RETURN"]:
+        sh.run_trap("RETURN", status)
+    return status
+
+
+def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str], fds: Fds
+                     ) -> int:
+    """A command that is not built in: a script file in the VFS, else "command not found"."""
+    fs = sh.ctx.fs
+    path: str | None = None
+    if "/" in name:
+        path = redirect._abspath(sh, name)
+        try:
+            info = fs.stat(path)
+        except OSError as e:
+            from vshell.command import describe_oserror
+
+            e.filename = name
+            sh.err(describe_oserror(e))
+            return 127 if isinstance(e, FileNotFoundError) else 126
+        if _stat.S_ISDIR(info.st_mode):
+            sh.err(f"{name}: Is a directory")
+            return 126
+        if not info.st_mode & 0o111:
+            sh.err(f"{name}: Permission denied")
+            return 126
+    else:
+        path = find_in_path(sh, name)
+        if path is None:
+            sh.ctx.last_not_found = True
+            sh.err(f"{name}: command not found")
+            return 127
+    return run_script_file(sh, path, name, args, env, fds)
+
+
+def find_in_path(sh: Shell, name: str) -> str | None:
+    fs = sh.ctx.fs
+    pathvar = sh.state.get("PATH") or ""
+    for d in pathvar.split(":"):
+        if not d:
+            d = "."
+        full = redirect._abspath(sh, d + "/" + name)
+        try:
+            info = fs.stat(full)
+        except OSError:
+            continue
+        if _stat.S_ISREG(info.st_mode) and info.st_mode & 0o111:
+            return full
+    return None
+
+
+def read_shebang(sh: Shell, path: str) -> tuple[str, list[str]] | None:
+    try:
+        with sh.ctx.fs.open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    line = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    parts = line.split()
+    if not parts:
+        return None
+    interp = parts[0].rsplit("/", 1)[-1]
+    rest = parts[1:]
+    if interp == "env" and rest:
+        while rest and rest[0].startswith("-"):
+            rest = rest[1:]
+        if not rest:
+            return None
+        interp = rest[0].rsplit("/", 1)[-1]
+        rest = rest[1:]
+    return interp, rest
+
+
+def run_script_file(sh: Shell, path: str, name: str, args: list[str], env: dict[str, str],
+                    fds: Fds) -> int:
+    from vshell.interp.shell import SHELL_NAMES
+
+    sb = read_shebang(sh, path)
+    interp = sb[0] if sb else "sh"
+    extra = sb[1] if sb else []
+    if interp in SHELL_NAMES:
+        from vshell.interp.nested import run_shell_command
+
+        return run_shell_command(sh, interp, extra + [path] + args, env, fds)
+    base = interp
+    for prefix in ("python3", "python"):
+        if base.startswith(prefix):
+            base = prefix
+            break
+    cmd = sh.find_command(base) if base in ("python", "python3") else None
+    if cmd is None:
+        sh.err(f"{name}: {interp}: bad interpreter: No such file or directory")
+        return 126
+    return sh.call(cmd, base, extra + [path] + args, env, fds)

@@ -1,0 +1,471 @@
+"""Interpreter state in one place: variables and their scopes, options, positional
+parameters, functions, the working directory.  A subshell is a deep copy of it.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from vshell.syntax import ast
+
+Value = str | dict[int, str] | dict[str, str] | None
+
+
+class ShellError(Exception):
+    """An error the shell reports as ``bash: line N: message`` and turns into a status."""
+
+    def __init__(self, message: str, status: int = 1, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.fatal = fatal  # ends a non-interactive shell (e.g. unbound variable, bad subst)
+
+
+@dataclass
+class Var:
+    value: Value = None
+    attrs: set[str] = field(default_factory=set)
+
+    def is_array(self) -> bool:
+        return "a" in self.attrs or "A" in self.attrs
+
+    def copy(self) -> Var:
+        v = self.value
+        if isinstance(v, dict):
+            v = dict(v)
+        return Var(v, set(self.attrs))
+
+
+_CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
+
+SET_OPTIONS = {
+    "allexport": "a",
+    "braceexpand": "B",
+    "errexit": "e",
+    "errtrace": "E",
+    "functrace": "T",
+    "hashall": "h",
+    "histexpand": "H",
+    "keyword": "k",
+    "monitor": "m",
+    "noclobber": "C",
+    "noexec": "n",
+    "noglob": "f",
+    "notify": "b",
+    "nounset": "u",
+    "onecmd": "t",
+    "physical": "P",
+    "privileged": "p",
+    "verbose": "v",
+    "xtrace": "x",
+    "pipefail": "",
+    "posix": "",
+    "ignoreeof": "",
+    "interactive-comments": "",
+    "emacs": "",
+    "vi": "",
+    "history": "",
+}
+FLAG_TO_OPTION = {v: k for k, v in SET_OPTIONS.items() if v}
+
+SHOPT_DEFAULTS = {
+    "autocd": False,
+    "cdable_vars": False,
+    "cdspell": False,
+    "checkhash": False,
+    "checkjobs": False,
+    "checkwinsize": False,
+    "cmdhist": True,
+    "compat31": False,
+    "compat32": False,
+    "compat40": False,
+    "compat41": False,
+    "compat42": False,
+    "compat43": False,
+    "compat44": False,
+    "complete_fullquote": True,
+    "direxpand": False,
+    "dirspell": False,
+    "dotglob": False,
+    "execfail": False,
+    "expand_aliases": False,
+    "extdebug": False,
+    "extglob": False,
+    "extquote": True,
+    "failglob": False,
+    "force_fignore": True,
+    "globasciiranges": True,
+    "globskipdots": True,
+    "globstar": False,
+    "gnu_errfmt": False,
+    "histappend": False,
+    "histreedit": False,
+    "histverify": False,
+    "hostcomplete": True,
+    "huponexit": False,
+    "inherit_errexit": False,
+    "interactive_comments": True,
+    "lastpipe": False,
+    "lithist": False,
+    "localvar_inherit": False,
+    "localvar_unset": False,
+    "login_shell": False,
+    "mailwarn": False,
+    "no_empty_cmd_completion": False,
+    "nocaseglob": False,
+    "nocasematch": False,
+    "noexpand_translation": False,
+    "nullglob": False,
+    "patsub_replacement": True,
+    "progcomp": True,
+    "progcomp_alias": False,
+    "promptvars": True,
+    "restricted_shell": False,
+    "shift_verbose": False,
+    "sourcepath": True,
+    "varredir_close": False,
+    "xpg_echo": False,
+}
+
+
+@dataclass
+class Frame:
+    """A function call: its locals, positional parameters and where it was called from."""
+
+    name: str
+    locals: dict[str, Var]
+    positional: list[str]
+    call_line: int = 0
+    source: str = ""
+
+
+class ShellState:
+    """Variables, functions, options and positional parameters of one shell."""
+
+    def __init__(self) -> None:
+        self.globals: dict[str, Var] = {}
+        self.frames: list[Frame] = []
+        self.positional: list[str] = []
+        self.functions: dict[str, ast.FunctionDef] = {}
+        self.options: dict[str, bool] = {k: False for k in SET_OPTIONS}
+        self.options["braceexpand"] = True
+        self.options["hashall"] = True
+        self.options["interactive-comments"] = True
+        self.shopt: dict[str, bool] = dict(SHOPT_DEFAULTS)
+        self.aliases: dict[str, str] = {}
+        self.cwd = "/"
+        self.last_status = 0
+        self.last_bg_pid: int | None = None
+        self.script_name = "bash"
+        self.start_time = time.monotonic()
+        self.seconds_base = 0
+        self.random = random.Random()
+        self.lineno = 1
+        self.traps: dict[str, str] = {}
+        self.dir_stack: list[str] = []
+        self.source_stack: list[str] = []
+        self.umask = 0o022
+
+    # --- copying -----------------------------------------------------------------
+    def subshell(self) -> ShellState:
+        """A copy for a subshell, pipeline stage or command substitution."""
+        new = copy.copy(self)
+        new.globals = {k: v.copy() for k, v in self.globals.items()}
+        new.frames = [
+            Frame(f.name, {k: v.copy() for k, v in f.locals.items()}, list(f.positional),
+                  f.call_line, f.source)
+            for f in self.frames
+        ]
+        new.positional = list(self.positional)
+        new.functions = dict(self.functions)
+        new.options = dict(self.options)
+        new.shopt = dict(self.shopt)
+        new.aliases = dict(self.aliases)
+        new.traps = {k: v for k, v in self.traps.items() if k not in ("EXIT",) and not v}
+        new.dir_stack = list(self.dir_stack)
+        new.source_stack = list(self.source_stack)
+        new.random = random.Random(self.random.random())
+        return new
+
+    # --- lookup ------------------------------------------------------------------
+    def _find(self, name: str) -> tuple[dict[str, Var] | None, Var | None]:
+        for frame in reversed(self.frames):
+            v = frame.locals.get(name)
+            if v is not None:
+                return frame.locals, v
+        v = self.globals.get(name)
+        if v is not None:
+            return self.globals, v
+        return None, None
+
+    def lookup(self, name: str) -> Var | None:
+        """The variable visible under ``name`` (dynamic scoping), namerefs resolved."""
+        _, v = self._find(name)
+        if v is None and name in _CALL_STACK_ARRAYS:
+            return self._call_stack_array(name)
+        depth = 0
+        while v is not None and "n" in v.attrs and isinstance(v.value, str) and v.value:
+            depth += 1
+            if depth > 8:
+                break
+            target = v.value
+            if "[" in target:
+                return v
+            _, nv = self._find(target)
+            if nv is None:
+                return None
+            v = nv
+        return v
+
+    def _call_stack_array(self, name: str) -> Var | None:
+        """FUNCNAME, BASH_SOURCE and BASH_LINENO, computed from the call stack."""
+        if not self.frames:
+            if name == "BASH_SOURCE" and self.source_stack:
+                return Var({0: self.source_stack[-1]}, {"a"})
+            return None
+        frames = list(reversed(self.frames))
+        if name == "FUNCNAME":
+            items = [f.name for f in frames] + ["main"]
+        elif name == "BASH_SOURCE":
+            items = [f.source for f in frames] + [self.script_name]
+        else:
+            items = [str(f.call_line) for f in frames] + ["0"]
+        return Var(dict(enumerate(items)), {"a"})
+
+    def resolve_name(self, name: str) -> str:
+        """Follow namerefs: the name a variable access really means."""
+        seen = 0
+        while seen < 10:
+            _, v = self._find(name)
+            if v is None or "n" not in v.attrs or not isinstance(v.value, str) or not v.value:
+                return name
+            name = v.value
+            seen += 1
+        return name
+
+    def get(self, name: str) -> str | None:
+        """Scalar value (element 0 of an array), or None when unset."""
+        special = self._special(name)
+        if special is not None:
+            return special
+        v = self.lookup(name)
+        if v is None:
+            return None
+        val = v.value
+        if isinstance(val, dict):
+            return val.get(0) if "A" not in v.attrs else val.get("0")  # type: ignore[call-overload]
+        return val
+
+    def _special(self, name: str) -> str | None:
+        if name == "RANDOM":
+            v = self.lookup("RANDOM")
+            if v is not None and "__unset_special" in v.attrs:
+                return v.value if isinstance(v.value, str) else None
+            return str(self.random.randrange(32768))
+        if name == "SECONDS":
+            return str(int(time.monotonic() - self.start_time) + self.seconds_base)
+        if name == "LINENO":
+            return str(self.lineno)
+        if name == "EPOCHSECONDS":
+            return str(int(time.time()))
+        if name == "EPOCHREALTIME":
+            return f"{time.time():.6f}"
+        if name == "BASHPID":
+            return self.get_plain("$$") or "1"
+        if name == "SHELLOPTS":
+            return ":".join(k for k in sorted(SET_OPTIONS) if self.options.get(k))
+        if name == "BASHOPTS":
+            return ":".join(k for k in sorted(self.shopt) if self.shopt[k])
+        return None
+
+    def get_plain(self, name: str) -> str | None:
+        v = self.globals.get(name)
+        return v.value if v is not None and isinstance(v.value, str) else None
+
+    def is_set(self, name: str) -> bool:
+        if name in ("RANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID"):
+            return True
+        v = self.lookup(name)
+        if v is None:
+            return False
+        if isinstance(v.value, dict):
+            return bool(v.value)
+        return v.value is not None
+
+    # --- assignment --------------------------------------------------------------
+    def _target(self, name: str, *, local: bool = False) -> tuple[dict[str, Var], str]:
+        name = self.resolve_name(name)
+        if local and self.frames:
+            return self.frames[-1].locals, name
+        scope, _ = self._find(name)
+        return (scope if scope is not None else self.globals), name
+
+    def set(self, name: str, value: str, *, local: bool = False, append: bool = False) -> None:
+        """Assign a scalar (or element 0 of an array), honouring attributes."""
+        if "[" in name and name.endswith("]"):
+            base, _, sub = name[:-1].partition("[")
+            self.set_element(base, sub, value, append=append)
+            return
+        scope, name = self._target(name, local=local)
+        v = scope.get(name)
+        if v is None:
+            v = Var()
+            scope[name] = v
+            if self.options.get("allexport"):
+                v.attrs.add("x")
+        if "r" in v.attrs:
+            raise ShellError(f"{name}: readonly variable")
+        value = self._apply_attrs(v, value, append)
+        if isinstance(v.value, dict):
+            key: Any = "0" if "A" in v.attrs else 0
+            if append:
+                value = v.value.get(key, "") + value  # type: ignore[call-overload]
+            v.value[key] = value  # type: ignore[index]
+        else:
+            if append and v.value is not None and "i" not in v.attrs:
+                value = v.value + value
+            v.value = value
+        if name == "SECONDS":
+            try:
+                self.seconds_base = int(value)
+                self.start_time = time.monotonic()
+            except ValueError:
+                pass
+        elif name == "RANDOM":
+            try:
+                self.random.seed(int(value))
+            except ValueError:
+                pass
+
+    def _apply_attrs(self, v: Var, value: str, append: bool) -> str:
+        if "i" in v.attrs and self.arith_hook is not None:
+            if append:
+                cur = v.value if isinstance(v.value, str) else "0"
+                value = str(self.arith_hook(f"({cur or 0})+({value or 0})"))
+            else:
+                value = str(self.arith_hook(value or "0"))
+        if "l" in v.attrs:
+            value = value.lower()
+        elif "u" in v.attrs:
+            value = value.upper()
+        return value
+
+    arith_hook: Any = None  # set by the interpreter: evaluate an arithmetic expression
+
+    def set_element(self, name: str, sub: str | int, value: str, *, append: bool = False,
+                    local: bool = False) -> None:
+        scope, name = self._target(name, local=local)
+        v = scope.get(name)
+        if v is None:
+            v = Var(None, {"a"})
+            scope[name] = v
+        if "r" in v.attrs:
+            raise ShellError(f"{name}: readonly variable")
+        value = self._apply_attrs(v, value, False) if not append else value
+        if "A" in v.attrs:
+            d = v.value if isinstance(v.value, dict) else {}
+            key = str(sub)
+            if append:
+                value = d.get(key, "") + value  # type: ignore[call-overload]
+            d[key] = value  # type: ignore[index]
+            v.value = d
+            return
+        if not isinstance(v.value, dict):
+            old = v.value
+            v.value = {} if old is None else {0: old}
+            v.attrs.add("a")
+        idx = sub if isinstance(sub, int) else self.eval_index(sub)
+        d2: dict[int, str] = v.value  # type: ignore[assignment]
+        if idx < 0:
+            top = max(d2) + 1 if d2 else 0
+            if idx + top < 0:
+                raise ShellError(f"{name}[{sub}]: bad array subscript")
+            idx += top
+        if append:
+            value = d2.get(idx, "") + value
+            if "i" in v.attrs and self.arith_hook is not None:
+                value = value
+        d2[idx] = value
+
+    def eval_index(self, sub: str) -> int:
+        if self.arith_hook is None:
+            return int(sub)
+        return int(self.arith_hook(sub))
+
+    def set_array(self, name: str, items: dict[int, str] | dict[str, str], *, assoc: bool = False,
+                  local: bool = False, append: bool = False) -> None:
+        scope, name = self._target(name, local=local)
+        v = scope.get(name)
+        if v is None:
+            v = Var()
+            scope[name] = v
+        if "r" in v.attrs:
+            raise ShellError(f"{name}: readonly variable")
+        if assoc or "A" in v.attrs:
+            v.attrs.add("A")
+            v.attrs.discard("a")
+            base = dict(v.value) if append and isinstance(v.value, dict) else {}
+            base.update(items)  # type: ignore[arg-type]
+            v.value = base
+        else:
+            v.attrs.add("a")
+            if append:
+                cur = v.value
+                if isinstance(cur, str):
+                    cur = {0: cur}
+                base2: dict[int, str] = dict(cur) if isinstance(cur, dict) else {}  # type: ignore[arg-type]
+                start = max(base2) + 1 if base2 else 0
+                for k in sorted(items):  # type: ignore[type-var]
+                    base2[start + int(k)] = items[k]  # type: ignore[index]
+                v.value = base2
+            else:
+                v.value = dict(items)  # type: ignore[arg-type]
+
+    def declare_local(self, name: str) -> Var:
+        frame = self.frames[-1]
+        v = frame.locals.get(name)
+        if v is None:
+            v = Var()
+            frame.locals[name] = v
+        return v
+
+    def unset(self, name: str) -> None:
+        scope, v = self._find(name)
+        if v is None:
+            return
+        if "r" in v.attrs:
+            raise ShellError(f"{name}: cannot unset: readonly variable")
+        if scope is not self.globals and self.frames and scope is self.frames[-1].locals:
+            # unsetting a local in its own function leaves it declared-but-unset
+            v.value = None
+            v.attrs = {a for a in v.attrs if a in ("x",)}
+            v.attrs.add("__unsetlocal")
+            del scope[name]
+            return
+        assert scope is not None
+        del scope[name]
+
+    def exported(self) -> dict[str, str]:
+        """The environment a command sees: exported scalars, innermost scope winning."""
+        env: dict[str, str] = {}
+        scopes = [self.globals] + [f.locals for f in self.frames]
+        for scope in scopes:
+            for k, v in scope.items():
+                if "x" in v.attrs:
+                    if isinstance(v.value, str):
+                        env[k] = v.value
+                    elif v.value is None:
+                        env.pop(k, None)
+                else:
+                    env.pop(k, None) if scope is not self.globals else None
+        return env
+
+    def all_names(self) -> list[str]:
+        names = set(self.globals)
+        for f in self.frames:
+            names.update(f.locals)
+        return sorted(n for n in names if self.lookup(n) is not None)

@@ -1,0 +1,485 @@
+"""``Sandbox``: one long-lived shell session over a virtual filesystem.
+
+Working directory, variables, functions and options persist across :meth:`Sandbox.exec`
+calls, which are serialized by a lock.  Every call returns a :class:`Result`; a Python
+traceback never reaches the caller.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
+from vshell.result import Outcome, Result
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
+MAX_NESTING = 8
+_GRACE = 0.5  # how long a stopped run may take to unwind before exec returns anyway
+
+
+@dataclass(frozen=True)
+class HostMount:
+    """A host directory exposed at ``vpath`` (read-write unless ``readonly``)."""
+
+    host: str
+    vpath: str
+    readonly: bool = False
+
+
+@dataclass(frozen=True)
+class MemoryMount:
+    """An in-memory directory at ``vpath``; ``files`` seeds it (path → bytes)."""
+
+    vpath: str
+    readonly: bool = False
+    files: Mapping[str, bytes] | None = None
+
+
+@dataclass(frozen=True)
+class BackendMount:
+    """Any :class:`vshell.vfs.Backend` (the API's equivalent of sbsh's afero mounts)."""
+
+    vpath: str
+    backend: Any
+    readonly: bool = False
+
+
+MountSpec = HostMount | MemoryMount | BackendMount
+
+
+class SandboxConfigError(ValueError):
+    """An option given to :class:`Sandbox` is invalid."""
+
+
+def _check_vpath(vpath: str) -> str:
+    if not vpath.startswith("/"):
+        raise SandboxConfigError(f"mount point {vpath!r} must be an absolute virtual path")
+    parts = [p for p in vpath.split("/") if p]
+    if any(p in (".", "..") for p in parts):
+        raise SandboxConfigError(f"mount point {vpath!r} must not contain '.' or '..'")
+    return "/" + "/".join(parts)
+
+
+def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str]) -> Any:
+    from vshell import vfs
+
+    built = []
+    seen: set[str] = set()
+    for m in mounts:
+        vpath = _check_vpath(m.vpath)
+        if vpath in seen:
+            raise SandboxConfigError(f"two mounts at {vpath}")
+        seen.add(vpath)
+        if isinstance(m, HostMount):
+            host = os.path.abspath(m.host)
+            if not os.path.isdir(host):
+                raise SandboxConfigError(f"mount {m.host}:{vpath}: {m.host}: not a directory")
+            built.append(vfs.Mount(vpath, vfs.HostBackend(host), readonly=m.readonly))
+        elif isinstance(m, MemoryMount):
+            backend = vfs.MemoryBackend()
+            if m.files:
+                _seed(backend, m.files)
+            built.append(vfs.Mount(vpath, backend, readonly=m.readonly))
+        elif isinstance(m, BackendMount):
+            built.append(vfs.Mount(vpath, m.backend, readonly=m.readonly))
+        else:
+            raise SandboxConfigError(f"not a mount: {m!r}")
+    try:
+        return vfs.VFS(mounts=built, deny=list(deny))
+    except ValueError as e:
+        raise SandboxConfigError(str(e)) from None
+
+
+def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
+    from vshell import vfs
+
+    tmp = vfs.VFS(mounts=[vfs.Mount("/seed", backend)], deny=[])
+    for path, data in files.items():
+        full = "/seed/" + path.lstrip("/")
+        parent = full.rsplit("/", 1)[0]
+        tmp.makedirs(parent, exist_ok=True)
+        with tmp.open(full, "wb") as f:
+            f.write(data)
+
+
+def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
+    from vshell import builtins as shipped
+    from vshell.interp import builtins_registry
+    from vshell.interp.builtins_core import KEYWORDS
+
+    out: dict[str, Command] = {}
+    for c in commands:
+        if c is None or not isinstance(c, Command):
+            raise SandboxConfigError(f"not a command: {c!r}")
+        if not NAME_RE.match(c.name):
+            raise SandboxConfigError(f"invalid command name {c.name!r}")
+        if not c.description or not c.description.strip():
+            raise SandboxConfigError(f"command {c.name!r} has an empty description")
+        if c.name in out:
+            raise SandboxConfigError(f"command {c.name!r} registered twice")
+        if c.name in KEYWORDS or builtins_registry.is_builtin(c.name) or c.name in ("time",):
+            raise SandboxConfigError(f"command name {c.name!r} is taken by the shell")
+        if shipped.lookup(c.name) is not None:
+            raise SandboxConfigError(f"command name {c.name!r} is taken by a builtin command")
+        out[c.name] = c
+    return out
+
+
+def base_env(cwd: str) -> dict[str, str]:
+    """The environment a sandbox starts with: vshell's defaults, nothing of the host."""
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/",
+        "PWD": cwd,
+        "SHLVL": "1",
+        "USER": "user",
+        "LOGNAME": "user",
+        "SHELL": "/bin/bash",
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "TMPDIR": "/tmp",
+    }
+
+
+class Sandbox:
+    """One persistent shell session in a sandbox.
+
+    >>> with Sandbox(mounts=[MemoryMount("/work", files={"a.txt": b"x\\ny\\n"})]) as sb:
+    ...     sb.exec("cd /work && wc -l < a.txt").stdout
+    b'2\\n'
+    """
+
+    def __init__(
+        self,
+        *,
+        mounts: Sequence[MountSpec] = (),
+        deny: Sequence[str] = (),
+        allow_net: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        commands: Iterable[Command] = (),
+        cwd: str | None = None,
+        script_name: str = "vshell",
+        python_memory_limit: int | None = None,
+        ca_bundle: str | None = None,
+        block_private_addresses: bool = False,
+    ) -> None:
+        if timeout is not None and timeout < 0:
+            raise SandboxConfigError("timeout must be >= 0 (0 or None: no deadline)")
+        if output_limit < 0:
+            raise SandboxConfigError("output_limit must be >= 0")
+        self.timeout = timeout or None
+        self.output_limit = output_limit
+        self.fs = _build_vfs(mounts, deny)
+        self._commands = _validate_commands(commands)
+        self._allow_net = list(allow_net)
+        self._http: Any = None
+        self._net_options = {"ca_bundle": ca_bundle, "block_private": block_private_addresses}
+        if self._allow_net:
+            from vshell.net import validate_allow_list
+
+            try:
+                validate_allow_list(self._allow_net)
+            except ValueError as e:
+                raise SandboxConfigError(str(e)) from None
+        self._python = _PythonOptions(python_memory_limit)
+        if cwd is None:
+            cwd = _check_vpath(mounts[0].vpath) if mounts else "/"
+        else:
+            cwd = _check_vpath(cwd)
+        if not self.fs.isdir(cwd):
+            raise SandboxConfigError(f"working directory {cwd}: no such directory")
+        environment = base_env(cwd)
+        for k, v in (env or {}).items():
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):
+                raise SandboxConfigError(f"invalid environment variable name {k!r}")
+            environment[k] = v
+        from vshell.interp.nested import new_state
+
+        self._state = new_state(environment, cwd, script_name)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._active: CancelToken | None = None
+        self.nesting = 0
+
+    # --- public API ------------------------------------------------------------------
+    def commands(self) -> list[Command]:
+        """The registered (host) commands, sorted by name."""
+        return [self._commands[k] for k in sorted(self._commands)]
+
+    @property
+    def cwd(self) -> str:
+        return self._state.cwd
+
+    def exec(
+        self,
+        script: str,
+        *,
+        stdin: bytes | IO[bytes] | None = None,
+        timeout: float | None = None,
+        stdout: IO[bytes] | None = None,
+        stderr: IO[bytes] | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Result:
+        """Run ``script`` in the session and return its :class:`Result`.
+
+        ``timeout`` (seconds) can only tighten the sandbox's own.  ``stdout``/``stderr``
+        given here receive output as it is produced (still capped); the Result then
+        holds empty bytes for them.
+        """
+        if self._closed:
+            return Result(Outcome.INTERNAL, 125, b"", b"vshell: sandbox is closed\n",
+                          error=RuntimeError("sandbox is closed"))
+        if not self._lock.acquire(blocking=False):
+            if threading.current_thread().name.startswith("vshell-"):
+                return Result(Outcome.UNSUPPORTED, 126, b"",
+                              b"vshell: Sandbox.exec called from inside a running execution; "
+                              b"use inv.run_nested instead\n")
+            self._lock.acquire()
+        try:
+            return self._exec_locked(script, stdin, timeout, stdout, stderr, cancel)
+        finally:
+            self._lock.release()
+
+    async def aexec(self, script: str, *, stdin: bytes | None = None,
+                    timeout: float | None = None) -> Result:
+        """``exec`` for asyncio; cancelling the awaiting task cancels the run."""
+        import asyncio
+
+        token = CancelToken()
+        task = asyncio.ensure_future(asyncio.to_thread(self.exec, script, stdin=stdin,
+                                                       timeout=timeout, cancel=token))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            token.cancel("canceled")
+            await asyncio.wait([task])
+            raise
+
+    def close(self) -> None:
+        """End the session; a running exec is cancelled."""
+        self._closed = True
+        if self._active is not None:
+            self._active.cancel("closed")
+        if self._http is not None:
+            try:
+                self._http.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- internals -------------------------------------------------------------------
+    def _effective_timeout(self, timeout: float | None) -> float | None:
+        if timeout is None or timeout <= 0:
+            return self.timeout
+        if self.timeout is None:
+            return timeout
+        return min(timeout, self.timeout)
+
+    def http_client(self) -> Any:
+        if not self._allow_net:
+            return None
+        if self._http is None:
+            from vshell.net import build_client
+
+            self._http = build_client(self._allow_net, **self._net_options)
+        return self._http
+
+    def _exec_locked(self, script: str, stdin: Any, timeout: float | None, stdout: Any,
+                     stderr: Any, cancel: CancelToken | None) -> Result:
+        from vshell.interp import io as sio
+        from vshell.interp.shell import RunContext, Shell
+
+        limit = self._effective_timeout(timeout)
+        token = cancel or CancelToken()
+        token.deadline = time.monotonic() + limit if limit else None
+        self._active = token
+        out = sio.CappedSink(self.output_limit, forward=stdout)
+        err = sio.CappedSink(self.output_limit, forward=stderr)
+        if stdin is None:
+            inp: Any = sio.NullInput()
+        elif isinstance(stdin, (bytes, bytearray)):
+            import io as _io
+
+            inp = _io.BytesIO(bytes(stdin))
+        else:
+            inp = sio.HostInput(stdin)
+        ctx = RunContext(
+            fs=self.fs,
+            cancel=token,
+            commands=self._commands,
+            http=_LazyHTTP(self) if self._allow_net else None,
+            python=self._python,
+            nested=lambda req: self._run_nested(req, ctx, sh),
+        )
+        ctx.nesting = self.nesting
+        sh = Shell(ctx, self._state, {0: inp, 1: out, 2: err})
+        sh.source_name = self._state.script_name
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["status"] = sh.run_toplevel(script)
+            except Cancelled:
+                box["cancelled"] = True
+            except BaseException as e:  # noqa: BLE001 - reported as INTERNAL
+                box["error"] = e
+
+        worker = threading.Thread(target=work, name="vshell-run", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+            if token.reason is not None:
+                worker.join(_GRACE)
+                break
+        self._stop_jobs(ctx)
+        self._active = None
+        self._state = sh.state  # exec may have replaced nothing, but keep the session's state
+        reason = token.reason
+        if reason is not None and ("status" not in box or box.get("cancelled")):
+            outcome = Outcome.TIMED_OUT if reason == "timeout" else Outcome.CANCELED
+            code = 137 if outcome is Outcome.TIMED_OUT else 130
+            msg = b"vshell: timed out\n" if outcome is Outcome.TIMED_OUT else b""
+            if msg:
+                err.write(msg)
+            return Result(outcome, code, out.getvalue(), err.getvalue(),
+                          out.truncated or err.truncated)
+        if "error" in box:
+            e = box["error"]
+            err.write(f"vshell: internal error: {type(e).__name__}: {e}\n".encode())
+            if os.environ.get("VSHELL_DEBUG"):
+                import traceback
+
+                traceback.print_exception(e)
+            return Result(Outcome.INTERNAL, 125, out.getvalue(), err.getvalue(),
+                          out.truncated or err.truncated, error=e)
+        status = box.get("status", 1)
+        if getattr(sh, "parse_failed", False) or getattr(ctx, "parse_failed", False):
+            outcome = Outcome.INVALID
+        elif status == 127 and getattr(ctx, "last_not_found", False):
+            outcome = Outcome.NOT_FOUND
+        else:
+            outcome = Outcome.COMPLETED
+        from vshell.syntax import ParseError
+
+        error = ParseError(getattr(ctx, "parse_error_message", "syntax error")) \
+            if outcome is Outcome.INVALID else None
+        return Result(outcome, status, out.getvalue(), err.getvalue(),
+                      out.truncated or err.truncated, error=error)
+
+    def _stop_jobs(self, ctx: Any) -> None:
+        jobs = list(ctx.jobs.values())
+        if not jobs:
+            return
+        if any(j.thread.is_alive() for j in jobs):
+            ctx.cancel.cancel(ctx.cancel.reason or "exit")
+            # a finished script does not wait for its background jobs: stop them
+            for j in jobs:
+                j.thread.join(_GRACE)
+            ctx.cancel._reason = None if ctx.cancel._reason == "exit" else ctx.cancel._reason
+
+    def _run_nested(self, req: NestedRequest, ctx: Any, parent: Any) -> Result:
+        from vshell.interp import io as sio
+        from vshell.interp.nested import new_state
+        from vshell.interp.shell import RunContext, Shell
+
+        if ctx.nesting + 1 > MAX_NESTING:
+            return Result(Outcome.DENIED, 126, b"",
+                          f"vshell: nested execution deeper than {MAX_NESTING} levels\n".encode())
+        if not isinstance(req.script, str) or not req.script.strip():
+            return Result(Outcome.INVALID, 2, b"", b"vshell: empty script\n",
+                          error=ValueError("empty script"))
+        base = parent.state.cwd
+        d = req.dir or base
+        if not d.startswith("/"):
+            d = base.rstrip("/") + "/" + d
+        from vshell.command import _normpath
+
+        d = _normpath(d)
+        if not self.fs.isdir(d):
+            return Result(Outcome.INVALID, 2, b"", f"vshell: {d}: no such directory\n".encode(),
+                          error=FileNotFoundError(d))
+        env = {"HOME": parent.state.get("HOME") or "/"}
+        for entry in req.env:
+            k, eq, v = entry.partition("=")
+            if not eq or k in ("PWD", "OLDPWD"):
+                continue
+            env[k] = v
+        env["PWD"] = d
+        limit = self.output_limit if req.output_limit is None else min(req.output_limit,
+                                                                        self.output_limit)
+        token = CancelToken(ctx.cancel.deadline)
+        if req.timeout:
+            dl = time.monotonic() + req.timeout
+            token.deadline = dl if token.deadline is None else min(dl, token.deadline)
+        out = sio.CappedSink(limit)
+        err = sio.CappedSink(limit)
+        child_ctx = RunContext(fs=self.fs, cancel=token, commands=self._commands, http=ctx.http,
+                               python=ctx.python)
+        child_ctx.nesting = ctx.nesting + 1
+        state = new_state(env, d, "vshell")
+        sh = Shell(child_ctx, state, {0: sio.NullInput(), 1: out, 2: err})
+        child_ctx.nested = lambda r: self._run_nested(r, child_ctx, sh)
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["status"] = sh.run_toplevel(req.script)
+            except Cancelled:
+                box["cancelled"] = True
+            except BaseException as e:  # noqa: BLE001
+                box["error"] = e
+
+        t = threading.Thread(target=work, name="vshell-nested", daemon=True)
+        t.start()
+        while t.is_alive():
+            t.join(0.05)
+            if token.reason is not None or ctx.cancel.reason is not None:
+                token.cancel(token.reason or ctx.cancel.reason or "canceled")
+                t.join(_GRACE)
+                break
+        reason = token.reason
+        if reason is not None and "status" not in box:
+            oc = Outcome.TIMED_OUT if reason == "timeout" else Outcome.CANCELED
+            return Result(oc, 137 if oc is Outcome.TIMED_OUT else 130, out.getvalue(),
+                          err.getvalue(), out.truncated or err.truncated)
+        if "error" in box:
+            return Result(Outcome.INTERNAL, 125, out.getvalue(), err.getvalue(),
+                          out.truncated or err.truncated, error=box["error"])
+        status = box.get("status", 1)
+        oc = Outcome.COMPLETED
+        if getattr(child_ctx, "parse_failed", False):
+            oc = Outcome.INVALID
+        elif status == 127 and getattr(child_ctx, "last_not_found", False):
+            oc = Outcome.NOT_FOUND
+        return Result(oc, status, out.getvalue(), err.getvalue(), out.truncated or err.truncated)
+
+
+class _PythonOptions:
+    """What the ``python`` command reads from ``inv.python``."""
+
+    def __init__(self, memory_limit: int | None) -> None:
+        self.memory_limit = memory_limit
+
+
+class _LazyHTTP:
+    """Builds the policy-checked client on first use (keeps httpx out of start-up)."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self._sandbox = sandbox
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sandbox.http_client(), name)

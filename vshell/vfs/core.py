@@ -1,0 +1,748 @@
+"""The virtual filesystem: a mount table, deny rules, a synthetic root and ``/dev``.
+
+Paths given to the VFS are virtual and absolute; they are normalized lexically (``..`` is
+clamped at ``/``), routed to the mount with the longest matching prefix, and handed to its
+backend as mount-relative components.  Deny rules are checked on the path as given here
+and on the resolved path by the backend (through ``Ctx.guard``), at the moment of use.
+Directories above mount points (and ``/``) are synthetic and read-only; ``/dev`` is
+synthetic; a default in-memory ``/tmp`` exists unless a mount covers it.
+"""
+
+from __future__ import annotations
+
+import copy
+import errno
+import os
+import stat as st
+import time
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from .backend import Backend, Ctx, Parts, normalize_mode
+from .deny import DenyRules
+from .devices import (
+    CHAR_MODE,
+    DEVICES,
+    STD_LINKS,
+    STREAM_MODE,
+    open_device,
+    open_stream,
+)
+from .errors import fs_error, rename_error
+from .memory import MemoryBackend
+from .paths import join_parts, split_path
+from .stats import make_stat
+
+__all__ = ["VFS", "DirEntry", "Mount"]
+
+_SYN_DEV = 0x7673  # st_dev of synthetic entries ("vs")
+_SYN_DIR_MODE = st.S_IFDIR | 0o555
+_RENAME_SCAN_LIMIT = 100_000
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A backend exposed at the virtual path ``vpath`` (normalized on construction)."""
+
+    vpath: str
+    backend: Backend
+    readonly: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.vpath, str) or not self.vpath.startswith("/"):
+            raise ValueError(f"mount point must be an absolute path: {self.vpath!r}")
+        parts, _ = split_path(self.vpath)
+        if ".." in self.vpath.split("/"):
+            raise ValueError(f"mount point must not contain '..': {self.vpath!r}")
+        object.__setattr__(self, "vpath", join_parts(parts))
+
+
+class DirEntry:
+    """One entry of ``VFS.scandir``; types come from the listing, stats are fetched lazily."""
+
+    __slots__ = ("_kind", "_lstat", "_stat", "_vfs", "name", "path")
+
+    def __init__(self, vfs: VFS, name: str, path: str, kind: str) -> None:
+        self.name = name
+        self.path = path
+        self._kind = kind
+        self._vfs = vfs
+        self._stat: os.stat_result | None = None
+        self._lstat: os.stat_result | None = None
+
+    def __repr__(self) -> str:
+        return f"<DirEntry {self.name!r}>"
+
+    def __fspath__(self) -> str:
+        return self.path
+
+    def is_symlink(self) -> bool:
+        return self._kind == "l"
+
+    def _followed_mode(self) -> int | None:
+        try:
+            return self.stat().st_mode
+        except OSError:
+            return None
+
+    def is_dir(self, *, follow_symlinks: bool = True) -> bool:
+        if self._kind == "l" and follow_symlinks:
+            mode = self._followed_mode()
+            return mode is not None and st.S_ISDIR(mode)
+        return self._kind == "d"
+
+    def is_file(self, *, follow_symlinks: bool = True) -> bool:
+        if self._kind == "l" and follow_symlinks:
+            mode = self._followed_mode()
+            return mode is not None and st.S_ISREG(mode)
+        return self._kind == "f"
+
+    def stat(self, *, follow_symlinks: bool = True) -> os.stat_result:
+        if follow_symlinks:
+            if self._stat is None:
+                self._stat = self._vfs.stat(self.path)
+            return self._stat
+        if self._lstat is None:
+            self._lstat = self._vfs.lstat(self.path)
+        return self._lstat
+
+    def inode(self) -> int:
+        return self.stat(follow_symlinks=False).st_ino
+
+
+def _no_guard(parts: Parts) -> None:
+    return None
+
+
+class VFS:
+    """The sandbox's file system.  Thread-safe; see /work/contracts.md for the API."""
+
+    def __init__(
+        self,
+        mounts: Iterable[Mount] = (),
+        deny: Iterable[str] | DenyRules = (),
+    ) -> None:
+        if isinstance(deny, str):
+            deny = [deny]  # one pattern, not its characters
+        self._deny = deny if isinstance(deny, DenyRules) else DenyRules(deny)
+        table: dict[Parts, Mount] = {}
+        order: list[Mount] = []
+        for mount in mounts:
+            if not isinstance(mount, Mount):
+                raise TypeError(f"expected a Mount, got {type(mount).__name__}")
+            parts, _ = split_path(mount.vpath)
+            if parts[:1] == ("dev",):
+                raise ValueError(f"cannot mount over the synthetic /dev: {mount.vpath}")
+            if parts in table:
+                raise ValueError(f"two mounts at {mount.vpath}")
+            table[parts] = mount
+            order.append(mount)
+        self._table = table
+        if self._find_mount(("tmp",)) is None:
+            tmp = Mount("/tmp", MemoryBackend())
+            table[("tmp",)] = tmp
+            order.append(tmp)
+        self._mounts = order
+        self._ctx: dict[str, Ctx] = {
+            mount.vpath: Ctx(mount.vpath, self._make_guard(mount.vpath)) for mount in order
+        }
+        # Names to show in a directory because a mount point sits right below it.
+        children: dict[Parts, set[str]] = {(): {"dev"}}
+        for parts in table:
+            for i in range(len(parts)):
+                children.setdefault(parts[:i], set()).add(parts[i])
+        self._children = children
+        self._synthetic = {p for p in children if self._find_mount(p) is None}
+        self._fds: Mapping[int, Any] | None = None
+        self._boot_ns = time.time_ns()
+
+    def __repr__(self) -> str:
+        mounts = ", ".join(f"{m.vpath}{' (ro)' if m.readonly else ''}" for m in self._mounts)
+        return f"<VFS mounts=[{mounts}] deny={[p.pattern for p in self._deny.patterns]}>"
+
+    # ------------------------------------------------------------------ plumbing
+
+    @property
+    def mounts(self) -> list[Mount]:
+        """The mounts, in the order given (the default /tmp last)."""
+        return list(self._mounts)
+
+    @property
+    def deny(self) -> DenyRules:
+        """The deny rules in force."""
+        return self._deny
+
+    def bind(self, fds: Mapping[int, Any]) -> VFS:
+        """A view whose /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N open ``fds``."""
+        view = copy.copy(self)
+        view._fds = dict(fds)
+        return view
+
+    def mount_for(self, path: str) -> tuple[Mount, str]:
+        """The mount serving ``path`` and the path inside it (``/`` for its root)."""
+        parts, _ = self._split(path)
+        found = self._find_mount(parts) if parts[:1] != ("dev",) else None
+        if found is None:
+            raise fs_error(errno.ENOENT, path)
+        mount, rel = found
+        return mount, join_parts(rel)
+
+    def _make_guard(self, vroot: str) -> Callable[[Parts], None]:
+        deny = self._deny
+        if not deny:
+            return _no_guard
+
+        def guard(parts: Parts) -> None:
+            if deny.matches(join_parts(parts, vroot)):
+                raise fs_error(errno.EACCES)
+
+        return guard
+
+    def _find_mount(self, parts: Parts) -> tuple[Mount, Parts] | None:
+        table = self._table
+        for i in range(len(parts), -1, -1):
+            mount = table.get(parts[:i])
+            if mount is not None:
+                return mount, parts[i:]
+        return None
+
+    @staticmethod
+    def _split(path: str) -> tuple[Parts, bool]:
+        if not isinstance(path, str):
+            path = os.fsdecode(os.fspath(path))
+        try:
+            return split_path(path)
+        except ValueError:
+            raise fs_error(errno.EINVAL, path) from None
+
+    def _check(self, parts: Parts) -> None:
+        if self._deny and self._deny.matches(join_parts(parts)):
+            raise fs_error(errno.EACCES)
+
+    def _route(self, parts: Parts) -> tuple[str, Any, Parts]:
+        """("dev", None, rest) | ("mount", Mount, rel) | ("syn", None, parts) | ENOENT."""
+        if parts[:1] == ("dev",):
+            return "dev", None, parts[1:]
+        found = self._find_mount(parts)
+        if found is not None:
+            return "mount", found[0], found[1]
+        if parts in self._synthetic:
+            return "syn", None, parts
+        raise fs_error(errno.ENOENT)
+
+    def _mount_route(self, parts: Parts, writing: bool) -> tuple[Mount, Parts, Ctx]:
+        """Route a path that must live in a mount; raise the right error otherwise."""
+        self._check(parts)
+        try:
+            kind, mount, rel = self._route(parts)
+        except FileNotFoundError:
+            if writing and parts and parts[:-1] in self._synthetic:
+                raise fs_error(errno.EROFS) from None
+            raise
+        if kind != "mount":
+            raise fs_error(errno.EROFS if writing else errno.EINVAL)
+        if writing and mount.readonly:
+            raise fs_error(errno.EROFS)
+        return mount, rel, self._ctx[mount.vpath]
+
+    def _syn_stat(self, parts: Parts, mode: int = _SYN_DIR_MODE, size: int = 0) -> os.stat_result:
+        ino = zlib.crc32(join_parts(parts).encode()) | 1
+        nlink = 2 if st.S_ISDIR(mode) else 1
+        boot = self._boot_ns
+        return make_stat(mode, ino, _SYN_DEV, nlink, 0, 0, size, boot, boot, boot)
+
+    # ------------------------------------------------------------------ /dev
+
+    def _dev_node(self, rest: Parts) -> str:
+        """Classify a /dev path: "dir", "fddir", "dev", "link", "fd"; ENOENT otherwise."""
+        if not rest:
+            return "dir"
+        if len(rest) == 1:
+            if rest[0] == "fd":
+                return "fddir"
+            if rest[0] in DEVICES:
+                return "dev"
+            if rest[0] in STD_LINKS:
+                return "link"
+        elif len(rest) == 2 and rest[0] == "fd":
+            return "fd"
+        elif rest[0] in DEVICES or rest[0] in STD_LINKS:
+            raise fs_error(errno.ENOTDIR)
+        raise fs_error(errno.ENOENT)
+
+    def _fd_of(self, rest: Parts) -> int | None:
+        if rest[0] in STD_LINKS:
+            return STD_LINKS[rest[0]]
+        try:
+            return int(rest[1]) if rest[1].isdigit() else None
+        except ValueError:
+            return None
+
+    def _dev_stat(self, rest: Parts, follow: bool) -> os.stat_result:
+        node = self._dev_node(rest)
+        parts = ("dev", *rest)
+        if node in ("dir", "fddir"):
+            return self._syn_stat(parts)
+        if node == "dev":
+            return self._syn_stat(parts, CHAR_MODE)
+        if node == "link" and not follow:
+            return self._syn_stat(parts, st.S_IFLNK | 0o777, len(self._std_target(rest)))
+        fd = self._fd_of(rest)
+        if fd is None or self._fds is None or self._fds.get(fd) is None:
+            raise fs_error(errno.ENOENT)
+        return self._syn_stat(("dev", "fd", str(fd)), STREAM_MODE)
+
+    @staticmethod
+    def _std_target(rest: Parts) -> str:
+        return f"/dev/fd/{STD_LINKS[rest[0]]}"
+
+    def _dev_open(self, rest: Parts, mode: str, path: str) -> BinaryIO:
+        readable = mode.startswith("r") or "+" in mode
+        writable = mode != "rb"
+        try:
+            node = self._dev_node(rest)
+        except FileNotFoundError:
+            if writable and len(rest) == 1 and not mode.startswith("r"):
+                raise fs_error(errno.EROFS) from None
+            raise
+        if node in ("dir", "fddir"):
+            raise fs_error(errno.EISDIR)
+        if node == "dev":
+            return open_device(rest[0], path, readable, writable)  # type: ignore[return-value]
+        fd = self._fd_of(rest)
+        if fd is None:
+            raise fs_error(errno.EBADF)
+        return open_stream(self._fds, fd, path, readable, writable)  # type: ignore[return-value]
+
+    def _dev_list(self, rest: Parts) -> list[tuple[str, str]]:
+        node = self._dev_node(rest)
+        if node == "dir":
+            return [(n, "o") for n in DEVICES] + [(n, "l") for n in STD_LINKS] + [("fd", "d")]
+        if node == "fddir":
+            fds = self._fds or {}
+            return [(str(fd), "o") for fd in sorted(fds) if fds[fd] is not None]
+        raise fs_error(errno.ENOTDIR)
+
+    # ------------------------------------------------------------------ reading
+
+    def open(self, path: str, mode: str = "rb") -> BinaryIO:
+        """Open a file in a binary mode (rb wb ab xb r+b w+b a+b)."""
+        mode = normalize_mode(mode)
+        writing = mode != "rb"
+        parts, trailing = self._split(path)
+        try:
+            self._check(parts)
+            if parts[:1] == ("dev",):
+                return self._dev_open(parts[1:], mode, path)
+            if trailing:
+                info = self.stat(path)
+                raise fs_error(errno.EISDIR if st.S_ISDIR(info.st_mode) else errno.ENOTDIR)
+            try:
+                kind, mount, rel = self._route(parts)
+            except FileNotFoundError:
+                if writing and parts and parts[:-1] in self._synthetic:
+                    raise fs_error(errno.EROFS) from None
+                raise
+            if kind == "syn":
+                raise fs_error(errno.EISDIR)
+            if writing and mount.readonly:
+                raise fs_error(errno.EROFS)
+            return mount.backend.open(rel, mode, self._ctx_for(mount))
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+
+    def _ctx_for(self, mount: Mount) -> Ctx:
+        return self._ctx[mount.vpath]
+
+    def _stat(self, path: str, follow: bool) -> os.stat_result:
+        parts, trailing = self._split(path)
+        try:
+            self._check(parts)
+            kind, mount, rel = self._route(parts)
+            if kind == "dev":
+                info = self._dev_stat(rel, follow or trailing)
+            elif kind == "syn":
+                info = self._syn_stat(parts)
+            else:
+                info = mount.backend.stat(rel, follow or trailing, self._ctx_for(mount))
+            if trailing and not st.S_ISDIR(info.st_mode):
+                raise fs_error(errno.ENOTDIR)
+            return info
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+
+    def stat(self, path: str) -> os.stat_result:
+        """Status of ``path``, following symlinks."""
+        return self._stat(path, True)
+
+    def lstat(self, path: str) -> os.stat_result:
+        """Status of ``path`` itself (a final symlink is not followed)."""
+        return self._stat(path, False)
+
+    def exists(self, path: str) -> bool:
+        try:
+            self._stat(path, True)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def lexists(self, path: str) -> bool:
+        try:
+            self._stat(path, False)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def isdir(self, path: str) -> bool:
+        try:
+            return st.S_ISDIR(self._stat(path, True).st_mode)
+        except (OSError, ValueError):
+            return False
+
+    def isfile(self, path: str) -> bool:
+        try:
+            return st.S_ISREG(self._stat(path, True).st_mode)
+        except (OSError, ValueError):
+            return False
+
+    def islink(self, path: str) -> bool:
+        try:
+            return st.S_ISLNK(self._stat(path, False).st_mode)
+        except (OSError, ValueError):
+            return False
+
+    def _list(self, path: str) -> tuple[Parts, list[tuple[str, str]]]:
+        parts, _ = self._split(path)
+        try:
+            self._check(parts)
+            kind, mount, rel = self._route(parts)
+            if kind == "dev":
+                entries = self._dev_list(rel)
+            elif kind == "syn":
+                entries = [(name, "d") for name in sorted(self._children.get(parts, ()))]
+            else:
+                resolved, entries = mount.backend.scandir(rel, self._ctx_for(mount))
+                extra = self._children.get(parts)
+                if extra:
+                    have = {name for name, _ in entries}
+                    entries += [(name, "d") for name in sorted(extra) if name not in have]
+                if self._deny:
+                    rbase = join_parts(resolved, mount.vpath)
+                    deny = self._deny
+                    entries = [e for e in entries if not deny.matches(join_parts((e[0],), rbase))]
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+        if self._deny:
+            base = join_parts(parts)
+            entries = [e for e in entries if not self._deny.matches(join_parts((e[0],), base))]
+        return parts, entries
+
+    def listdir(self, path: str) -> list[str]:
+        """Names in a directory (denied entries hidden, order unspecified)."""
+        return [name for name, _ in self._list(path)[1]]
+
+    def scandir(self, path: str) -> list[DirEntry]:
+        """Entries of a directory (denied entries hidden, order unspecified)."""
+        parts, entries = self._list(path)
+        base = join_parts(parts)
+        return [DirEntry(self, name, join_parts((name,), base), kind) for name, kind in entries]
+
+    def readlink(self, path: str) -> str:
+        """The target of a symlink, as a virtual path when it points inside its mount."""
+        parts, _ = self._split(path)
+        try:
+            self._check(parts)
+            kind, mount, rel = self._route(parts)
+            if kind == "dev":
+                if self._dev_node(rel) == "link":
+                    return self._std_target(rel)
+                raise fs_error(errno.EINVAL)
+            if kind == "syn":
+                raise fs_error(errno.EINVAL)
+            return mount.backend.readlink(rel, self._ctx_for(mount))
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+
+    def realpath(self, path: str, strict: bool = False) -> str:
+        """The virtual path with symlinks resolved (missing tail kept unless ``strict``)."""
+        parts, _ = self._split(path)
+        try:
+            self._check(parts)
+            try:
+                kind, mount, rel = self._route(parts)
+            except FileNotFoundError:
+                if strict:
+                    raise
+                return join_parts(parts)
+            if kind == "dev":
+                if strict:
+                    self._dev_stat(rel, True)
+                return join_parts(parts)
+            if kind == "syn":
+                return join_parts(parts)
+            ctx = self._ctx_for(mount)
+            return join_parts(mount.backend.realpath(rel, strict, ctx), mount.vpath)
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+
+    def access(self, path: str, mode: int = os.F_OK) -> bool:
+        """Whether ``path`` may be accessed with ``mode``; honours read-only and deny."""
+        try:
+            parts, _ = self._split(path)
+            self._check(parts)
+            kind, mount, rel = self._route(parts)
+            if kind == "dev":
+                node = self._dev_node(rel)
+                if node in ("link", "fd"):
+                    self._dev_stat(rel, True)
+                if node == "dev" and rel[0] == "tty":
+                    return mode == os.F_OK
+                return not mode & os.X_OK or node in ("dir", "fddir")
+            if kind == "syn":
+                return not mode & os.W_OK
+            if mode & os.W_OK and mount.readonly:
+                return False
+            return mount.backend.access(rel, mode, self._ctx_for(mount))
+        except (OSError, ValueError):
+            return False
+
+    # ------------------------------------------------------------------ writing
+
+    def mkdir(self, path: str, mode: int = 0o777) -> None:
+        """Create a directory (FileExistsError if anything exists there)."""
+        parts, _ = self._split(path)
+        try:
+            self._check(parts)
+            try:
+                kind, mount, rel = self._route(parts)
+            except FileNotFoundError:
+                if parts and parts[:-1] in self._synthetic:
+                    raise fs_error(errno.EROFS) from None
+                raise
+            if kind == "dev":
+                try:
+                    self._dev_node(rel)
+                except FileNotFoundError:
+                    if len(rel) == 1:
+                        raise fs_error(errno.EROFS) from None
+                    raise
+                raise fs_error(errno.EEXIST)
+            if kind == "syn" or not rel:
+                raise fs_error(errno.EEXIST)
+            ctx = self._ctx_for(mount)
+            if mount.readonly:
+                try:
+                    mount.backend.stat(rel, False, ctx)
+                except OSError:
+                    raise fs_error(errno.EROFS) from None
+                raise fs_error(errno.EEXIST)
+            mount.backend.mkdir(rel, mode, ctx)
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+
+    def makedirs(self, path: str, mode: int = 0o777, exist_ok: bool = False) -> None:
+        """Create a directory and any missing parents."""
+        parts, _ = self._split(path)
+        for i in range(1, len(parts) + 1):
+            sub = join_parts(parts[:i])
+            last = i == len(parts)
+            if not last and self.isdir(sub):
+                continue
+            try:
+                self.mkdir(sub, mode if last else 0o777)
+            except FileExistsError:
+                if not self.isdir(sub):
+                    code = errno.EEXIST if last else errno.ENOTDIR
+                    raise rename_error(fs_error(code), path) from None
+                if last and not exist_ok:
+                    raise rename_error(fs_error(errno.EEXIST), path) from None
+            except OSError as exc:
+                raise rename_error(exc, path) from None
+        if not parts and not exist_ok:
+            raise fs_error(errno.EEXIST, path)
+
+    def _simple_write(
+        self,
+        path: str,
+        op: Callable[[Mount, Parts, Ctx], None],
+        root_errno: int,
+        creating: bool = False,
+    ) -> None:
+        parts, _ = self._split(path)
+        try:
+            if parts[:1] == ("dev",):
+                self._check(parts)
+                try:
+                    self._dev_node(parts[1:])
+                except FileNotFoundError:
+                    if not (creating and len(parts) == 2):
+                        raise
+                raise fs_error(errno.EROFS if parts[1:] else errno.EBUSY)
+            mount, rel, ctx = self._mount_route(parts, True)
+            if not rel:
+                raise fs_error(root_errno)
+            op(mount, rel, ctx)
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory."""
+        self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
+
+    def unlink(self, path: str) -> None:
+        """Remove a file or symlink."""
+        self._simple_write(path, lambda m, r, c: m.backend.unlink(r, c), errno.EISDIR)
+
+    remove = unlink
+
+    def symlink(self, target: str, linkpath: str) -> None:
+        """Create ``linkpath`` pointing at ``target`` (stored as given; see backends)."""
+        if not target:
+            raise fs_error(errno.ENOENT, linkpath)
+        self._simple_write(
+            linkpath, lambda m, r, c: m.backend.symlink(target, r, c), errno.EEXIST, True
+        )
+
+    def _two_paths(self, src: str, dst: str) -> tuple[Mount, Parts, Parts, Ctx]:
+        sparts, _ = self._split(src)
+        dparts, _ = self._split(dst)
+        self._check(sparts)
+        self._check(dparts)
+        for parts in (sparts, dparts):
+            if parts[:1] == ("dev",) or parts in self._synthetic:
+                raise fs_error(errno.EROFS)
+        smount, srel, ctx = self._mount_route(sparts, True)
+        dmount, drel, _ = self._mount_route(dparts, True)
+        if smount is not dmount:
+            raise fs_error(errno.EXDEV)
+        if not srel or not drel:
+            raise fs_error(errno.EBUSY)
+        return smount, srel, drel, ctx
+
+    def rename(self, src: str, dst: str) -> None:
+        """Rename within one mount (OSError(EXDEV) across mounts)."""
+        try:
+            mount, srel, drel, ctx = self._two_paths(src, dst)
+            if self._rename_exposes_denied(mount, srel, drel, ctx):
+                raise fs_error(errno.EACCES)
+            mount.backend.rename(srel, drel, ctx)
+        except OSError as exc:
+            raise rename_error(exc, src, dst) from None
+
+    replace = rename
+
+    def link(self, src: str, dst: str) -> None:
+        """Create a hard link ``dst`` to ``src`` (same mount only)."""
+        try:
+            mount, srel, drel, ctx = self._two_paths(src, dst)
+            mount.backend.link(srel, drel, ctx)
+        except OSError as exc:
+            raise rename_error(exc, src, dst) from None
+
+    def _rename_exposes_denied(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> bool:
+        """Whether moving directory ``srel`` would un-deny something below it.
+
+        Deny rules select names; renaming ``/work/a`` (holding a denied ``/work/a/key``)
+        to ``/work/b`` must not be a way to read the key.  Refused when the tree is too
+        large to check.
+        """
+        if not self._deny:
+            return False
+        backend = mount.backend
+        try:
+            if not st.S_ISDIR(backend.stat(srel, False, ctx).st_mode):
+                return False
+            dst_base = join_parts(backend.realpath(drel[:-1], False, ctx) + drel[-1:], mount.vpath)
+        except OSError:
+            return False  # the rename itself will report the problem
+        raw = Ctx(ctx.vroot, _no_guard)
+        deny = self._deny
+        src_base: str | None = None
+        stack: list[Parts] = [srel]
+        budget = _RENAME_SCAN_LIMIT
+        while stack:
+            rel = stack.pop()
+            try:
+                resolved, entries = backend.scandir(rel, raw)
+            except OSError:
+                continue
+            if src_base is None:
+                src_base = join_parts(resolved, mount.vpath)
+            for name, kind in entries:
+                budget -= 1
+                if budget < 0:
+                    return True
+                here = resolved + (name,)
+                vpath = join_parts(here, mount.vpath)
+                if deny.matches(vpath) and not deny.matches(dst_base + vpath[len(src_base) :]):
+                    return True
+                if kind == "d":
+                    stack.append(here)
+        return False
+
+    def chmod(self, path: str, mode: int, follow_symlinks: bool = True) -> None:
+        """Change permission bits (OSError(EOPNOTSUPP) on a symlink itself)."""
+        if self._is_mount_root(path):
+            self._root_op(path, lambda m, c: m.backend.chmod((), mode, follow_symlinks, c))
+            return
+        self._simple_write(
+            path, lambda m, r, c: m.backend.chmod(r, mode, follow_symlinks, c), errno.EBUSY
+        )
+
+    def utime(
+        self,
+        path: str,
+        times: tuple[float, float] | None = None,
+        ns: tuple[int, int] | None = None,
+        follow_symlinks: bool = True,
+    ) -> None:
+        """Set access and modification times (now when neither ``times`` nor ``ns``)."""
+        if times is not None and ns is not None:
+            raise ValueError("utime: you may specify either 'times' or 'ns' but not both")
+        if times is not None:
+            ns = (int(times[0] * 1e9), int(times[1] * 1e9))
+        parts, _ = self._split(path)
+        if parts[:1] == ("dev",):
+            try:
+                self._check(parts)
+                self._dev_stat(parts[1:], True)  # touching a device is allowed, and a no-op
+                return
+            except OSError as exc:
+                raise rename_error(exc, path) from None
+        if self._is_mount_root(path):
+            self._root_op(path, lambda m, c: m.backend.utime((), ns, follow_symlinks, c))
+            return
+        self._simple_write(
+            path, lambda m, r, c: m.backend.utime(r, ns, follow_symlinks, c), errno.EBUSY
+        )
+
+    def truncate(self, path: str, length: int) -> None:
+        """Set a file's size."""
+        if length < 0:
+            raise fs_error(errno.EINVAL, path)
+        parts, _ = self._split(path)
+        if parts[:1] == ("dev",):
+            try:
+                self._check(parts)
+                self._dev_node(parts[1:])
+                raise fs_error(errno.EINVAL)
+            except OSError as exc:
+                raise rename_error(exc, path) from None
+        self._simple_write(path, lambda m, r, c: m.backend.truncate(r, length, c), errno.EISDIR)
+
+    def _is_mount_root(self, path: str) -> bool:
+        parts, _ = self._split(path)
+        return parts in self._table
+
+    def _root_op(self, path: str, op: Callable[[Mount, Ctx], None]) -> None:
+        parts, _ = self._split(path)
+        try:
+            self._check(parts)
+            mount = self._table[parts]
+            if mount.readonly:
+                raise fs_error(errno.EROFS)
+            op(mount, self._ctx_for(mount))
+        except OSError as exc:
+            raise rename_error(exc, path) from None

@@ -1,0 +1,40 @@
+"""errno-shaped errors with GNU wording, named after the path the caller passed.
+
+Every failure leaves the VFS as an ordinary ``OSError`` subclass (``OSError(errno, ...)``
+picks FileNotFoundError, PermissionError … itself) so commands can print
+``f"{e.filename}: {e.strerror}"`` and get what GNU tools print.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+__all__ = ["escape_error", "fs_error", "rename_error"]
+
+
+def fs_error(code: int, filename: str | None = None, filename2: str | None = None) -> OSError:
+    """An OSError for ``code`` with ``os.strerror`` wording and the caller's path(s)."""
+    if filename2 is not None:
+        return OSError(code, os.strerror(code), filename, None, filename2)
+    if filename is not None:
+        return OSError(code, os.strerror(code), filename)
+    return OSError(code, os.strerror(code))
+
+
+def rename_error(exc: OSError, filename: str, filename2: str | None = None) -> OSError:
+    """Re-issue ``exc`` naming the caller's path instead of a host or backend path.
+
+    Backends see host paths and fd-relative names; those must never reach the sandbox.
+    """
+    code = exc.errno
+    if code is None:
+        code = errno.EIO
+    return fs_error(code, filename, filename2)
+
+
+def escape_error() -> PermissionError:
+    """The error for a symlink that would leave its mount (never followed)."""
+    err = fs_error(errno.EACCES)
+    assert isinstance(err, PermissionError)
+    return err

@@ -1,0 +1,525 @@
+"""An in-memory tree as a mount, stored in a private pyfakefs FakeFilesystem.
+
+pyfakefs is used through its objects (FakeFilesystem, FakeOsModule, FakeFile), never by
+patching the real ``os``; file contents are read and written by this module (see _Live).
+pyfakefs is not thread-safe, so one lock per backend guards every call, including reads
+and writes on open files.  Symlinks are resolved by this module (under the lock, so
+resolution and use are atomic) with the same rules as host mounts: a relative target is
+followed from the link's directory and may not climb above the mount root; an absolute
+target is a *virtual* path and is followed only when it lies inside this mount (a link
+into another mount is refused with EACCES).  ``readlink`` returns the target exactly as
+it was written.  A MemoryBackend holds one tree; mounting it at two virtual paths shows
+the same tree at both.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import stat as st
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any, BinaryIO
+
+from .backend import Ctx, Listing, Parts, mode_flags
+from .errors import escape_error, fs_error
+from .host import MAX_SYMLINKS
+from .paths import join_parts, split_path
+from .stats import to_stat_result
+
+__all__ = ["MemoryBackend"]
+
+
+def _fake(parts: Parts | list[str]) -> str:
+    return "/" + "/".join(parts)
+
+
+class _Live:
+    """The shared, growable contents of a file while some handle has it open for writing.
+
+    All handles see the same bytes at once (as with a real file); the FakeFile gets a copy
+    on flush and when the last writer closes, so appends cost O(1) and not O(size).
+    """
+
+    __slots__ = ("buf", "dirty", "fobj", "writers")
+
+    def __init__(self, fobj: Any) -> None:
+        self.fobj = fobj
+        self.buf = bytearray(fobj.byte_contents or b"")
+        self.writers = 0
+        self.dirty = False
+
+    def publish(self) -> None:
+        if self.dirty:
+            self.fobj.set_contents(bytes(self.buf))
+            now = time.time()
+            self.fobj.st_mtime = now
+            self.fobj.st_ctime = now
+            self.dirty = False
+
+
+class _MemRaw(io.RawIOBase):
+    """Raw I/O on one in-memory file; the backend lock guards every call."""
+
+    def __init__(self, backend: MemoryBackend, fobj: Any, name: str, mode: str) -> None:
+        super().__init__()
+        self._backend = backend
+        self._fobj = fobj
+        self.name = name
+        self.mode = mode
+        self._readable = mode.startswith("r") or "+" in mode
+        self._writable = not mode.startswith("r") or "+" in mode
+        self._append = mode.startswith("a")
+        self._pos = 0
+        self._released = False
+
+    def readable(self) -> bool:
+        return self._readable
+
+    def writable(self) -> bool:
+        return self._writable
+
+    def seekable(self) -> bool:
+        return True
+
+    def _data(self) -> bytes | bytearray:
+        live = self._backend._live.get(id(self._fobj))
+        if live is not None:
+            return live.buf
+        return self._fobj.byte_contents or b""
+
+    def readinto(self, buffer: Any) -> int:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        if not self._readable:
+            raise io.UnsupportedOperation("read")
+        with self._backend._lock:
+            data = self._data()
+            pos = self._pos
+            count = max(0, min(len(buffer), len(data) - pos))
+            if count:
+                with memoryview(data) as view:
+                    buffer[:count] = view[pos : pos + count]
+            self._pos = pos + count
+            return count
+
+    def write(self, data: Any) -> int:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        if not self._writable:
+            raise io.UnsupportedOperation("write")
+        size = len(memoryview(data))
+        with self._backend._lock:
+            live = self._backend._live_open(self._fobj, count=False)
+            buf = live.buf
+            pos = len(buf) if self._append else self._pos
+            if pos > len(buf):
+                buf.extend(bytes(pos - len(buf)))
+            buf[pos : pos + size] = data
+            self._pos = pos + size
+            live.dirty = True
+        return size
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        with self._backend._lock:
+            if whence == os.SEEK_SET:
+                pos = offset
+            elif whence == os.SEEK_CUR:
+                pos = self._pos + offset
+            elif whence == os.SEEK_END:
+                pos = len(self._data()) + offset
+            else:
+                raise ValueError(f"invalid whence ({whence})")
+            if pos < 0:
+                raise fs_error(errno.EINVAL, self.name)
+            self._pos = pos
+            return pos
+
+    def tell(self) -> int:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        return self._pos
+
+    def truncate(self, size: int | None = None) -> int:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        if not self._writable:
+            raise io.UnsupportedOperation("truncate")
+        with self._backend._lock:
+            size = self._pos if size is None else size
+            live = self._backend._live_open(self._fobj, count=False)
+            _resize(live.buf, size)
+            live.dirty = True
+            return size
+
+    def flush(self) -> None:
+        if self.closed or not self._writable:
+            return
+        with self._backend._lock:
+            live = self._backend._live.get(id(self._fobj))
+            if live is not None:
+                live.publish()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            self.flush()
+        finally:
+            if self._writable and not self._released:
+                self._released = True
+                self._backend._live_close(self._fobj)
+            super().close()
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("in-memory file has no file descriptor")
+
+
+def _resize(buf: bytearray, size: int) -> None:
+    if size < len(buf):
+        del buf[size:]
+    else:
+        buf.extend(bytes(size - len(buf)))
+
+
+_BUFFER = 65536
+
+
+def _may(fobj: Any, mode: str) -> bool:
+    """Owner/group/other permission check for opening an existing in-memory file."""
+    euid = os.geteuid()
+    if euid == 0:
+        return True
+    bits = fobj.st_mode
+    if fobj.st_uid == euid:
+        shift = 6
+    elif fobj.st_gid == os.getegid():
+        shift = 3
+    else:
+        shift = 0
+    need = 0
+    if mode.startswith("r") or "+" in mode:
+        need |= 4
+    if not mode.startswith("r") or "+" in mode:
+        need |= 2
+    return (bits >> shift) & need == need
+
+
+class MemoryBackend:
+    """A private in-memory tree (pyfakefs) usable as a read-write or read-only mount.
+
+    ``files`` optionally seeds it: mount-relative paths mapped to bytes (or str, UTF-8).
+    """
+
+    def __init__(self, files: Mapping[str, bytes | str] | None = None) -> None:
+        self._lock = threading.RLock()
+        self._live: dict[int, _Live] = {}
+        self._seed = dict(files or {})
+        self._fake: Any = None
+
+    @property
+    def fs(self) -> Any:
+        """The pyfakefs tree, built on first use so an unused /tmp costs no import."""
+        if self._fake is None:
+            with self._lock:
+                if self._fake is None:
+                    self._build()
+        return self._fake
+
+    @property
+    def _os(self) -> Any:
+        self.fs  # noqa: B018 - builds the tree
+        return self._fake_os
+
+    def _build(self) -> None:
+        from pyfakefs.fake_filesystem import FakeFilesystem
+        from pyfakefs.fake_os import FakeOsModule
+
+        fake = FakeFilesystem(path_separator="/")
+        fake_os = FakeOsModule(fake)
+        for path, data in self._seed.items():
+            parts, _ = split_path(path)
+            if len(parts) > 1:
+                fake_os.makedirs(_fake(parts[:-1]), exist_ok=True)
+            fake.create_file(
+                _fake(parts), contents=data.encode() if isinstance(data, str) else data
+            )
+        self._fake_os = fake_os
+        self._fake = fake
+
+    def __repr__(self) -> str:
+        return "MemoryBackend()"
+
+    # ------------------------------------------------------------------ resolution
+
+    def _walk(self, parts: Parts, follow_last: bool, ctx: Ctx, missing_ok: bool = False) -> Parts:
+        """Resolve ``parts`` to mount-relative components; call with the lock held."""
+        return self._walk_obj(parts, follow_last, ctx, missing_ok)[0]
+
+    def _walk_obj(
+        self, parts: Parts, follow_last: bool, ctx: Ctx, missing_ok: bool = False
+    ) -> tuple[Parts, Any]:
+        """Resolve ``parts``; also return the final pyfakefs object (None when missing).
+
+        Walks pyfakefs's directory objects directly (one dict lookup per component).
+        """
+        root = self.fs.root
+        resolved: list[str] = []
+        dirs: list[Any] = [root]
+        pending = list(reversed(parts))
+        links = 0
+        obj: Any = root
+        while pending:
+            name = pending.pop()
+            if name == "..":
+                if not resolved:
+                    raise escape_error()
+                resolved.pop()
+                dirs.pop()
+                obj = dirs[-1]
+                continue
+            last = not pending
+            obj = dirs[-1].entries.get(name)
+            if last and not follow_last:
+                resolved.append(name)
+                break
+            if obj is None:
+                if last:
+                    resolved.append(name)
+                    break
+                if missing_ok:
+                    resolved.append(name)
+                    for rest in reversed(pending):
+                        if rest == "..":
+                            if not resolved:
+                                raise escape_error()
+                            resolved.pop()
+                        else:
+                            resolved.append(rest)
+                    break
+                raise fs_error(errno.ENOENT)
+            mode = obj.st_mode
+            if st.S_ISLNK(mode):
+                links += 1
+                if links > MAX_SYMLINKS:
+                    raise fs_error(errno.ELOOP)
+                ctx.guard((*resolved, name))
+                target = obj.contents
+                if not target:
+                    raise fs_error(errno.ENOENT)
+                if target.startswith("/"):
+                    vroot = ctx.vroot.rstrip("/")
+                    if not (target == ctx.vroot or target.startswith(vroot + "/")):
+                        raise escape_error()
+                    target = target[len(vroot) :]
+                    resolved.clear()
+                    del dirs[1:]
+                obj = dirs[-1]
+                pending.extend(reversed([p for p in target.split("/") if p and p != "."]))
+            elif st.S_ISDIR(mode):
+                resolved.append(name)
+                dirs.append(obj)
+            elif last:
+                resolved.append(name)
+            else:
+                raise fs_error(errno.ENOTDIR)
+        return tuple(resolved), obj
+
+    def _final(self, parts: Parts, follow: bool, ctx: Ctx) -> str:
+        resolved = self._walk(parts, follow, ctx)
+        ctx.guard(resolved)
+        return _fake(resolved)
+
+    # ------------------------------------------------------------------ reading
+
+    def open(self, parts: Parts, mode: str, ctx: Ctx) -> BinaryIO:
+        flags = mode_flags(mode)
+        name = join_parts(parts, ctx.vroot)
+        with self._lock:
+            resolved, fobj = self._walk_obj(parts, not flags & os.O_EXCL, ctx)
+            ctx.guard(resolved)
+            if fobj is None:
+                if not flags & os.O_CREAT:
+                    raise fs_error(errno.ENOENT)
+                # Creation is rare: let pyfakefs's os.open check and create it.
+                path = _fake(resolved)
+                fd = self._os.open(path, flags & ~os.O_TRUNC & ~os.O_APPEND, 0o666)
+                self._os.close(fd)
+                fobj = self.fs.resolve(path)
+            elif flags & os.O_EXCL:
+                raise fs_error(errno.EEXIST)
+            elif st.S_ISDIR(fobj.st_mode):
+                raise fs_error(errno.EISDIR)
+            elif not _may(fobj, mode):
+                raise fs_error(errno.EACCES)
+            raw = _MemRaw(self, fobj, name, mode)
+            if raw.writable():
+                live = self._live_open(fobj, count=True)
+                if flags & os.O_TRUNC and live.buf:
+                    live.buf.clear()
+                    live.dirty = True
+                    live.publish()
+        if mode == "rb":
+            return io.BufferedReader(raw, _BUFFER)  # type: ignore[return-value]
+        if "+" in mode:
+            return io.BufferedRandom(raw, _BUFFER)  # type: ignore[return-value]
+        return io.BufferedWriter(raw, _BUFFER)  # type: ignore[return-value]
+
+    def _live_open(self, fobj: Any, count: bool) -> _Live:
+        """The live buffer of ``fobj`` (created on demand); call with the lock held."""
+        live = self._live.get(id(fobj))
+        if live is None:
+            live = self._live[id(fobj)] = _Live(fobj)
+        if count:
+            live.writers += 1
+        return live
+
+    def _live_close(self, fobj: Any) -> None:
+        with self._lock:
+            live = self._live.get(id(fobj))
+            if live is None:
+                return
+            live.writers -= 1
+            if live.writers <= 0:
+                live.publish()
+                del self._live[id(fobj)]
+
+    def stat(self, parts: Parts, follow: bool, ctx: Ctx) -> os.stat_result:
+        with self._lock:
+            resolved, obj = self._walk_obj(parts, follow, ctx)
+            ctx.guard(resolved)
+            if obj is None:
+                raise fs_error(errno.ENOENT)
+            live = self._live.get(id(obj))
+            if live is not None:
+                live.publish()
+            return to_stat_result(obj.stat_result)
+
+    def scandir(self, parts: Parts, ctx: Ctx) -> Listing:
+        with self._lock:
+            resolved, obj = self._walk_obj(parts, True, ctx)
+            ctx.guard(resolved)
+            if obj is None:
+                raise fs_error(errno.ENOENT)
+            if not st.S_ISDIR(obj.st_mode):
+                raise fs_error(errno.ENOTDIR)
+            entries: list[tuple[str, str]] = []
+            for name, child in obj.entries.items():
+                mode = child.st_mode
+                if st.S_ISLNK(mode):
+                    kind = "l"
+                elif st.S_ISDIR(mode):
+                    kind = "d"
+                elif st.S_ISREG(mode):
+                    kind = "f"
+                else:
+                    kind = "o"
+                entries.append((name, kind))
+            return resolved, entries
+
+    def readlink(self, parts: Parts, ctx: Ctx) -> str:
+        with self._lock:
+            if not parts:
+                raise fs_error(errno.EINVAL)
+            return self._os.readlink(self._final(parts, False, ctx))
+
+    def realpath(self, parts: Parts, strict: bool, ctx: Ctx) -> Parts:
+        with self._lock:
+            resolved = self._walk(parts, True, ctx, missing_ok=not strict)
+            ctx.guard(resolved)
+            if strict:
+                self._os.stat(_fake(resolved), follow_symlinks=False)
+            return resolved
+
+    def access(self, parts: Parts, mode: int, ctx: Ctx) -> bool:
+        with self._lock:
+            path = self._final(parts, True, ctx)
+            self._os.stat(path, follow_symlinks=False)
+            return bool(self._os.access(path, mode))
+
+    # ------------------------------------------------------------------ writing
+
+    def mkdir(self, parts: Parts, mode: int, ctx: Ctx) -> None:
+        with self._lock:
+            if not parts:
+                raise fs_error(errno.EEXIST)
+            self._os.mkdir(self._final(parts, False, ctx), mode)
+
+    def rmdir(self, parts: Parts, ctx: Ctx) -> None:
+        with self._lock:
+            if not parts:
+                raise fs_error(errno.EBUSY)
+            path = self._final(parts, False, ctx)
+            if st.S_ISLNK(self._os.lstat(path).st_mode):
+                raise fs_error(errno.ENOTDIR)
+            self._os.rmdir(path)
+
+    def unlink(self, parts: Parts, ctx: Ctx) -> None:
+        with self._lock:
+            if not parts:
+                raise fs_error(errno.EISDIR)
+            path = self._final(parts, False, ctx)
+            if st.S_ISDIR(self._os.lstat(path).st_mode):
+                raise fs_error(errno.EISDIR)
+            self._os.unlink(path)
+
+    def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
+        with self._lock:
+            if not src or not dst:
+                raise fs_error(errno.EBUSY)
+            spath = self._final(src, False, ctx)
+            dpath = self._final(dst, False, ctx)
+            self._os.lstat(spath)
+            if dpath == spath:
+                return
+            if dpath.startswith(spath + "/"):
+                raise fs_error(errno.EINVAL)
+            self._os.rename(spath, dpath)
+
+    def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None:
+        with self._lock:
+            if not parts:
+                raise fs_error(errno.EEXIST)
+            self._os.symlink(target, self._final(parts, False, ctx))
+
+    def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
+        with self._lock:
+            if not src:
+                raise fs_error(errno.EPERM)
+            if not dst:
+                raise fs_error(errno.EEXIST)
+            spath = self._final(src, False, ctx)
+            dpath = self._final(dst, False, ctx)
+            if st.S_ISDIR(self._os.lstat(spath).st_mode):
+                raise fs_error(errno.EPERM)
+            self._os.link(spath, dpath, follow_symlinks=False)
+
+    def chmod(self, parts: Parts, mode: int, follow: bool, ctx: Ctx) -> None:
+        with self._lock:
+            path = self._final(parts, follow, ctx)
+            if st.S_ISLNK(self._os.lstat(path).st_mode):
+                raise fs_error(errno.EOPNOTSUPP)
+            self._os.chmod(path, mode)
+
+    def utime(self, parts: Parts, ns: tuple[int, int] | None, follow: bool, ctx: Ctx) -> None:
+        with self._lock:
+            path = self._final(parts, follow, ctx)
+            self._os.utime(path, ns=ns, follow_symlinks=False)
+
+    def truncate(self, parts: Parts, length: int, ctx: Ctx) -> None:
+        with self._lock:
+            path = self._final(parts, True, ctx)
+            if st.S_ISDIR(self._os.stat(path, follow_symlinks=False).st_mode):
+                raise fs_error(errno.EISDIR)
+            fobj = self.fs.resolve(path)
+            live = self._live.get(id(fobj))
+            if live is not None:
+                _resize(live.buf, length)
+                live.dirty = True
+                live.publish()
+            else:
+                self._os.truncate(path, length)

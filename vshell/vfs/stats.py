@@ -1,0 +1,71 @@
+"""Building ``os.stat_result`` values for synthetic and in-memory entries."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+__all__ = ["make_stat", "to_stat_result"]
+
+
+def make_stat(
+    mode: int,
+    ino: int,
+    dev: int,
+    nlink: int,
+    uid: int,
+    gid: int,
+    size: int,
+    atime_ns: int,
+    mtime_ns: int,
+    ctime_ns: int,
+) -> os.stat_result:
+    """An ``os.stat_result`` with the float and ``_ns`` time fields filled in."""
+    return os.stat_result(
+        (
+            mode,
+            ino,
+            dev,
+            nlink,
+            uid,
+            gid,
+            size,
+            atime_ns // 1_000_000_000,
+            mtime_ns // 1_000_000_000,
+            ctime_ns // 1_000_000_000,
+            atime_ns / 1e9,
+            mtime_ns / 1e9,
+            ctime_ns / 1e9,
+            atime_ns,
+            mtime_ns,
+            ctime_ns,
+            4096,
+            (size + 511) // 512,
+            0,  # st_blksize, st_blocks, st_rdev
+        )
+    )
+
+
+def to_stat_result(st: Any) -> os.stat_result:
+    """Convert a stat-like object (pyfakefs's FakeStatResult) to ``os.stat_result``."""
+    if isinstance(st, os.stat_result):
+        return st
+
+    def ns(field: str) -> int:
+        value = getattr(st, field + "_ns", None)
+        if value is None:
+            value = int(getattr(st, field) * 1e9)
+        return int(value)
+
+    return make_stat(
+        int(st.st_mode),
+        int(st.st_ino or 0),
+        int(st.st_dev or 0),
+        int(st.st_nlink or 1),
+        int(st.st_uid or 0),
+        int(st.st_gid or 0),
+        int(st.st_size or 0),
+        ns("st_atime"),
+        ns("st_mtime"),
+        ns("st_ctime"),
+    )
