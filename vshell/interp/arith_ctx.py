@@ -54,6 +54,12 @@ class ShellArithContext:
         key = self._key(name, subscript)
         st.set_element(name, key if isinstance(key, int) else str(key), str(value))
 
+    def resolve_subscript(self, name: str, subscript: str) -> str:
+        """Evaluate a subscript once (so ``a[i++]++`` increments i once)."""
+        return str(self._key(name, subscript))
+
     def nounset_error(self, name: str) -> None:
+        if self.sh.state.lookup(name) is not None:
+            return
         if self.sh.state.options.get("nounset"):
             raise ShellError(f"{name}: unbound variable", status=1, fatal=True)

@@ -318,13 +318,16 @@ def b_return(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_break(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.shell import LoopControl
+    from vshell.interp.shell import ExitShell, LoopControl
 
     n = 1
+    if len(args) > 1:
+        sh.err(f"{name}: too many arguments")
+        raise ExitShell(1)
     if args:
         v = _int_arg(sh, name, args[0])
         if v is None:
-            return 1 if False else 128
+            raise ExitShell(128)
         if v < 1:
             sh.err(f"{name}: {args[0]}: loop count out of range")
             return 1
@@ -603,6 +606,8 @@ def b_type(sh: Shell, name: str, args: list[str]) -> int:
 # --- aliases -----------------------------------------------------------------------------------
 def b_alias(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
+    if args and args[0] == "--":
+        args = args[1:]
     if args and args[0] == "-p":
         args = args[1:]
         if not args:
@@ -629,6 +634,8 @@ def b_alias(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_unalias(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
+    if args and args[0] == "--":
+        args = args[1:]
     if not args:
         sh.write_err("unalias: usage: unalias [-a] name [name ...]\n")
         return 2

@@ -84,6 +84,8 @@ def b_set(sh: Shell, name: str, args: list[str]) -> int:
                     sh.err(f"set: {opt}: invalid option name")
                     return 1
                 st.options[opt] = on
+                if on and opt in ("vi", "emacs"):
+                    st.options["emacs" if opt == "vi" else "vi"] = False
                 i += 2
                 continue
             for c in a[1:]:
@@ -574,7 +576,9 @@ def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
             if not table[n]:
                 status = 1
             if not quiet:
-                if mode == "p":
+                if mode == "p" and use_set_o:
+                    _out(sh, f"set {'-' if table[n] else '+'}o {n}\n")
+                elif mode == "p":
                     _out(sh, f"shopt {'-s' if table[n] else '-u'} {n}\n")
                 else:
                     _out(sh, f"{n:<15}\t{'on' if table[n] else 'off'}\n")

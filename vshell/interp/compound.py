@@ -50,13 +50,15 @@ def _group(sh: Shell, cmd: ast.Group) -> int:
 
 
 def _subshell(sh: Shell, cmd: ast.Subshell) -> int:
-    from vshell.interp.shell import ExitShell
+    from vshell.interp.shell import ExitShell, LoopControl
 
     sub = sh.child()
     try:
         status = sub.run_list(cmd.body)
     except ExitShell as e:
         status = e.status
+    except LoopControl:
+        status = sub.state.last_status
     except ShellError as e:
         sub.err(e.message)
         status = e.status
@@ -95,12 +97,22 @@ def _loop_body(sh: Shell, body: ast.CommandList) -> tuple[int, str | None]:
 
 
 def _while(sh: Shell, cmd: ast.While) -> int:
+    from vshell.interp.shell import LoopControl
+
     status = 0
     sh.loop_depth += 1
     try:
         while True:
             sh.check()
-            c = _cond_list(sh, cmd.condition)
+            try:
+                c = _cond_list(sh, cmd.condition)
+            except LoopControl as lc:
+                if lc.levels > 1:
+                    lc.levels -= 1
+                    raise
+                if lc.kind == "break":
+                    break
+                continue
             if (c == 0) == cmd.until:
                 break
             status, ctl = _loop_body(sh, cmd.body)
@@ -114,6 +126,7 @@ def _while(sh: Shell, cmd: ast.While) -> int:
 
 def _for(sh: Shell, cmd: ast.For) -> int:
     st = sh.state
+    st.lineno = cmd.line
     if cmd.words is None:
         items = list(st.positional)
     else:
@@ -152,6 +165,7 @@ def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
             _arith_eval(sh, cmd.init)
         while True:
             sh.check()
+            sh.state.lineno = cmd.line
             if cmd.cond.strip() and _arith_eval(sh, cmd.cond) == 0:
                 break
             status, ctl = _loop_body(sh, cmd.body)
@@ -239,7 +253,7 @@ def _arith_cmd(sh: Shell, cmd: ast.ArithCommand) -> int:
     st = sh.state
     st.lineno = cmd.line
     if st.options.get("xtrace"):
-        sh.write_err(f"+ (({sh.expander.arith_text(cmd.expr)}))\n")
+        sh.write_err(f"{sh.xtrace_prefix()}(({sh.expander.arith_text(cmd.expr)}))\n")
     try:
         val = _arith_eval(sh, cmd.expr)
     except ShellError as e:
@@ -253,6 +267,8 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
 
     st = sh.state
     st.lineno = cmd.line
+    if st.options.get("xtrace"):
+        sh.write_err(f"{sh.xtrace_prefix()}[[ {' '.join(w.raw for w in cmd.words)} ]]\n")
     try:
         return eval_dbracket(sh, [w.raw for w in cmd.words])
     except ShellError as e:

@@ -53,9 +53,13 @@ class Expander:
         for raw in raws:
             items = [raw]
             if st.options.get("braceexpand") and "{" in raw:
+                from vshell.interp.braces import BraceExpansionError
                 from vshell.interp.braces import expand as brace_expand
 
-                items = brace_expand(raw)
+                try:
+                    items = brace_expand(raw)
+                except BraceExpansionError as e:
+                    raise ExpansionError(str(e), fatal=True) from None
             for item in items:
                 parts = W.lex_word(item)
                 if len(parts) == 1 and isinstance(parts[0], W.Lit):
@@ -142,12 +146,18 @@ class Expander:
         st = self.sh.state
         out: list[str] = []
         noglob = st.options.get("noglob")
+        extglob = st.shopt.get("extglob", False)
         for f in fields:
             if noglob or not any(k != QUO and (_GLOB_CHARS & set(t) or self._extglob_in(t))
                                  for t, k in f):
                 out.append("".join(t for t, _ in f))
                 continue
             pat = "".join(escape_glob(t) if k == QUO else t for t, k in f)
+            from vshell.interp.pattern import has_magic
+
+            if not has_magic(pat, extglob):
+                out.append("".join(t for t, _ in f))
+                continue
             matches = self.sh.glob(pat)
             if matches:
                 out.extend(matches)
@@ -429,10 +439,11 @@ class Expander:
             from vshell.interp import pattern as P
 
             pat = self.pattern_parts(p.arg or [])
-            rep = self.string_parts(p.arg2) if p.arg2 else ""
+            amp = st.shopt.get("patsub_replacement", True)
+            rep = self._replacement(p.arg2, amp) if p.arg2 else ""
             mode = {"/": "", "//": "/", "/#": "#", "/%": "%"}[op]
             kw = self._pat_flags()
-            res = [P.replace(v, pat, rep, mode, **kw) for v in vals]
+            res = [P.replace(v, pat, rep, mode, ampersand=amp, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):
             res = [self._case_mod(v, op, p.arg) for v in vals]
@@ -443,6 +454,19 @@ class Expander:
                 return []
             return self._emit(res2 if is_list else res2[0], is_list, star, quoted)
         raise ExpansionError(f"{p.raw}: bad substitution")
+
+    def _replacement(self, parts: list[W.Part], amp: bool) -> str:
+        """The replacement of ``${v/p/r}``: quoted ``&`` and ``\\`` stay literal."""
+        segs = self.parts(parts, quoted=False)
+        out = []
+        for s in segs:
+            if s is BREAK:
+                out.append(" ")
+            elif amp and s[1] == QUO:
+                out.append(s[0].replace("\\", "\\\\").replace("&", "\\&"))
+            else:
+                out.append(s[0])
+        return "".join(out)
 
     def _attr_letters(self, v) -> str:  # type: ignore[no-untyped-def]
         order = "aAilnrtux"

@@ -47,6 +47,7 @@ def new_state(env: dict[str, str], cwd: str, script_name: str) -> ShellState:
     st.globals["HOSTTYPE"] = Var("x86_64", set())
     st.globals["OPTERR"] = Var("1", set())
     st.globals["$$"] = Var("4242", set())
+    st.globals["_"] = Var(script_name, set())
     if "SHELLOPTS" in env:
         for opt in env["SHELLOPTS"].split(":"):
             if opt in SET_OPTIONS:
@@ -160,6 +161,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
             st.shopt[k] = v
     child = Shell(sh.ctx, st, dict(fds))
     child.source_name = script_name if command is None else name
+    child.interactive_c = command is not None
     if st.options.get("noexec"):
         from vshell.syntax import ParseError, parse
 

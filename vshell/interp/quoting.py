@@ -54,6 +54,8 @@ def xtrace_quote(s: str) -> str:
     """How ``set -x`` shows one word: bare when safe, else single-quoted."""
     if s and _SAFE.match(s):
         return s
+    if s == "'":
+        return "\\'"
     if _NEEDS_ANSI.search(s):
         return ansi_c(s)
     return "'" + s.replace("'", "'\\''") + "'"

@@ -106,6 +106,7 @@ class Shell:
         sh.loop_depth = self.loop_depth
         sh.func_depth = self.func_depth
         sh.source_name = self.source_name
+        sh._in_ps4 = self._in_ps4
         sh.errexit_quiet = self.errexit_quiet if not self.state.shopt.get(
             "inherit_errexit") else 0
         return sh
@@ -126,6 +127,25 @@ class Shell:
             raise OSError(9, "Bad file descriptor")
         out.write(data)
 
+    def xtrace_prefix(self) -> str:
+        """PS4, expanded, its first character repeated for nesting (bash's rule)."""
+        ps4 = self.state.get("PS4")
+        if ps4 is None:
+            return ""
+        if self._in_ps4:
+            return ps4
+        if "$" in ps4 or "`" in ps4:
+            self._in_ps4 = True
+            try:
+                ps4 = self.expander.word(ps4)
+            except (ShellError, BadSubst) as e:
+                self.err(str(e) if isinstance(e, BadSubst) else e.message)
+            finally:
+                self._in_ps4 = False
+        return ps4
+
+    _in_ps4 = False
+
     def check(self) -> None:
         self.ctx.cancel.check()
 
@@ -134,19 +154,52 @@ class Shell:
         """Parse and run ``source`` one top-level command at a time, as bash does."""
         from vshell.syntax import parse_partial
 
+        if self.state.aliases or "alias" in source:
+            return self._run_source_by_line(source, name=name, top=top)
         script, error = parse_partial(source)
-        status = 0
-        try:
-            status = self.run_list(script)
-        finally:
-            pass
+        status = self.run_list(script)
         if error is not None:
-            if top:
-                self.ctx.parse_failed = True
-                self.ctx.parse_error_message = error.message
-            self.report_parse_error(error, source, name)
-            self.state.last_status = 2
-            raise ExitShell(2) if top else ShellError(error.message, status=2)
+            self._parse_failed(error, source, name, top)
+        return status
+
+    def _parse_failed(self, error: Any, source: str, name: str | None, top: bool) -> None:
+        if top:
+            self.ctx.parse_failed = True
+            self.ctx.parse_error_message = error.message
+        self.report_parse_error(error, source, name)
+        self.state.last_status = 2
+        raise ExitShell(2) if top else ShellError(error.message, status=2)
+
+    def _run_source_by_line(self, source: str, *, name: str | None, top: bool) -> int:
+        """Parse and run one line at a time, expanding aliases first (as bash's reader)."""
+        from vshell.interp import aliases
+        from vshell.syntax import parse_partial
+
+        rest = source
+        status = self.state.last_status
+        while rest.strip():
+            if self.state.shopt.get("expand_aliases") and self.state.aliases:
+                exp = aliases.expand(rest, self.state.aliases)
+            else:
+                exp = aliases.Expansion(rest, [])
+            script, error = parse_partial(exp.text)
+            items = script.items
+            if not items:
+                if error is not None:
+                    self._parse_failed(error, exp.text, name, top)
+                break
+            group = [items[0]]
+            for it in items[1:]:
+                if "\n" in exp.text[group[-1].end : it.start]:
+                    break
+                group.append(it)
+            status = self.run_list(ast.CommandList(group))
+            if len(group) < len(items):
+                rest = rest[exp.to_original(items[len(group)].start) :]
+                continue
+            if error is not None:
+                self._parse_failed(error, exp.text, name, top)
+            break
         return status
 
     def report_parse_error(self, error: Any, source: str, name: str | None) -> None:
@@ -373,6 +426,8 @@ class Shell:
     # --- commands -----------------------------------------------------------------------------
     def run_command(self, cmd: ast.Command) -> int:
         self.check()
+        if self.state.options.get("noexec"):
+            return 0
         t = type(cmd)
         if t is ast.SimpleCommand:
             return self.run_simple(cmd)  # type: ignore[arg-type]
@@ -445,7 +500,7 @@ class Shell:
             return evaluate(text, self.arith_ctx)
         except ArithError as e:
             expr = getattr(e, "expr", None) or text
-            raise ShellError(f"{expr.strip() if expr else text}: {e}", status=1,
+            raise ShellError(f"{expr}: {e}", status=1,
                              fatal=not self._in_arith_command) from None
         except RecursionError:
             raise ShellError(f"{text}: expression recursion level exceeded", fatal=True) from None

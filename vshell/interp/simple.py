@@ -35,7 +35,7 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         return _fail(sh, e)
     if not argv:
         return _assign_only(sh, cmd)
-    if st.options.get("xtrace"):
+    if st.options.get("xtrace") and not sh._in_ps4:
         _xtrace(sh, cmd, argv)
     opened: list = []
     try:
@@ -51,6 +51,7 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         except ShellError as e:
             return _fail(sh, e)
         status = exec_argv(sh, argv, assigns, fds)
+        _set_last_arg(sh, argv[-1])
         permanent = sh.__dict__.pop("permanent_fds", None)
         if permanent is not None:
             sh.fds = permanent
@@ -58,6 +59,18 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         return status
     finally:
         redirect.close_all(opened)
+
+
+def _set_last_arg(sh: Shell, last: str) -> None:
+    """``$_``: the last argument of the previous simple command."""
+    raw = getattr(last, "raw", None)
+    if raw is not None and "=(" in raw:
+        last = raw.split("=", 1)[0].rstrip("+")
+    v = sh.state.globals.get("_")
+    if v is None or "r" not in v.attrs:
+        from vshell.interp.state import Var
+
+        sh.state.globals["_"] = Var(str(last), v.attrs if v is not None else set())
 
 
 def _fail(sh: Shell, e: ShellError) -> int:
@@ -115,6 +128,7 @@ def _assignment_split(raw: str) -> int | None:
 
 def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
     st = sh.state
+    _set_last_arg(sh, "")
     if st.options.get("xtrace"):
         _xtrace(sh, cmd, [])
     status = 0
@@ -246,11 +260,7 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
 
 
 def _xtrace(sh: Shell, cmd: ast.SimpleCommand, argv: list[str]) -> None:
-    ps4 = sh.state.get("PS4")
-    prefix = "+ " if ps4 is None else sh.expander.word(ps4) if "$" in ps4 else ps4
-    depth = 1
-    if prefix:
-        prefix = prefix[0] * depth + prefix[1:]
+    prefix = sh.xtrace_prefix()
     lines = []
     for a in cmd.assigns:
         val = sh.expander.word(a.value.raw, assign=True) if a.value is not None else ""
@@ -259,7 +269,16 @@ def _xtrace(sh: Shell, cmd: ast.SimpleCommand, argv: list[str]) -> None:
         else:
             lines.append(f"{prefix}{a.name}{'+' if a.append else ''}={xtrace_quote(val)}")
     if argv:
-        lines.append(prefix + " ".join(xtrace_quote(str(w)) for w in argv))
+        shown = []
+        for w in argv:
+            raw = getattr(w, "raw", None)
+            if raw is not None:
+                k = w.eq + 1  # type: ignore[attr-defined]
+                value = raw[k:]
+                if not value.startswith("("):
+                    w = raw[:k] + sh.expander.word(value, assign=True)
+            shown.append(xtrace_quote(str(w)))
+        lines.append(prefix + " ".join(shown))
     sh.write_err("".join(line + "\n" for line in lines))
 
 

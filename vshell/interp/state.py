@@ -5,6 +5,7 @@ parameters, functions, the working directory.  A subshell is a deep copy of it.
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 import time
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ class Var:
         return Var(v, set(self.attrs))
 
 
+_PIDS = itertools.count(5000)
 _CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
 
 SET_OPTIONS = {
@@ -169,6 +171,7 @@ class ShellState:
         self.dir_stack: list[str] = []
         self.source_stack: list[str] = []
         self.umask = 0o022
+        self.bashpid = 4242
 
     # --- copying -----------------------------------------------------------------
     def subshell(self) -> ShellState:
@@ -189,6 +192,7 @@ class ShellState:
         new.dir_stack = list(self.dir_stack)
         new.source_stack = list(self.source_stack)
         new.random = random.Random(self.random.random())
+        new.bashpid = next(_PIDS)
         return new
 
     # --- lookup ------------------------------------------------------------------
@@ -275,7 +279,7 @@ class ShellState:
         if name == "EPOCHREALTIME":
             return f"{time.time():.6f}"
         if name == "BASHPID":
-            return self.get_plain("$$") or "1"
+            return str(self.bashpid)
         if name == "SHELLOPTS":
             return ":".join(k for k in sorted(SET_OPTIONS) if self.options.get(k))
         if name == "BASHOPTS":
@@ -311,6 +315,8 @@ class ShellState:
             self.set_element(base, sub, value, append=append)
             return
         scope, name = self._target(name, local=local)
+        if name in ("SHELLOPTS", "BASHOPTS"):
+            raise ShellError(f"{name}: readonly variable")
         v = scope.get(name)
         if v is None:
             v = Var()
