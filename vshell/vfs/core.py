@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import copy
 import errno
+import functools
 import os
 import stat as st
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping
@@ -30,7 +32,7 @@ from .devices import (
     open_device,
     open_stream,
 )
-from .errors import fs_error, rename_error
+from .errors import CrossMount, fs_error, rename_error
 from .memory import MemoryBackend
 from .paths import join_parts, split_path
 from .stats import make_stat
@@ -110,6 +112,37 @@ class DirEntry:
 
     def inode(self) -> int:
         return self.stat(follow_symlinks=False).st_ino
+
+
+_hops = threading.local()
+_MAX_HOPS = 40
+
+
+def _follows_cross_mount(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Retry an operation whose path crossed a host symlink into another host mount.
+
+    The new virtual path is resolved from the start, so the target mount's read-only
+    flag and the deny rules apply exactly as if the caller had named it.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(self: VFS, path: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(self, path, *args, **kwargs)
+        except CrossMount as cm:
+            depth = getattr(_hops, "n", 0)
+            new = self._cross_target(cm)
+            if new is None:
+                raise fs_error(errno.EACCES, path) from None
+            if depth >= _MAX_HOPS:
+                raise fs_error(errno.ELOOP, path) from None
+            _hops.n = depth + 1
+            try:
+                return wrapper(self, new, *args, **kwargs)
+            finally:
+                _hops.n = depth
+
+    return wrapper
 
 
 def _no_guard(parts: Parts) -> None:
@@ -327,6 +360,7 @@ class VFS:
 
     # ------------------------------------------------------------------ reading
 
+    @_follows_cross_mount
     def open(self, path: str, mode: str = "rb") -> BinaryIO:
         """Open a file in a binary mode (rb wb ab xb r+b w+b a+b)."""
         mode = normalize_mode(mode)
@@ -356,6 +390,7 @@ class VFS:
     def _ctx_for(self, mount: Mount) -> Ctx:
         return self._ctx[mount.vpath]
 
+    @_follows_cross_mount
     def _stat(self, path: str, follow: bool) -> os.stat_result:
         parts, trailing = self._split(path)
         try:
@@ -413,6 +448,7 @@ class VFS:
         except (OSError, ValueError):
             return False
 
+    @_follows_cross_mount
     def _list(self, path: str) -> tuple[Parts, list[tuple[str, str]]]:
         parts, _ = self._split(path)
         try:
@@ -449,6 +485,7 @@ class VFS:
         base = join_parts(parts)
         return [DirEntry(self, name, join_parts((name,), base), kind) for name, kind in entries]
 
+    @_follows_cross_mount
     def readlink(self, path: str) -> str:
         """The target of a symlink, as a virtual path when it points inside its mount."""
         parts, _ = self._split(path)
@@ -465,6 +502,7 @@ class VFS:
         except OSError as exc:
             raise rename_error(exc, path) from None
 
+    @_follows_cross_mount
     def realpath(self, path: str, strict: bool = False) -> str:
         """The virtual path with symlinks resolved (missing tail kept unless ``strict``)."""
         parts, _ = self._split(path)
@@ -490,6 +528,13 @@ class VFS:
     def access(self, path: str, mode: int = os.F_OK) -> bool:
         """Whether ``path`` may be accessed with ``mode``; honours read-only and deny."""
         try:
+            return self._access(path, mode)
+        except (OSError, ValueError):
+            return False
+
+    @_follows_cross_mount
+    def _access(self, path: str, mode: int) -> bool:
+        if True:
             parts, _ = self._split(path)
             self._check(parts)
             kind, mount, rel = self._route(parts)
@@ -505,11 +550,29 @@ class VFS:
             if mode & os.W_OK and mount.readonly:
                 return False
             return mount.backend.access(rel, mode, self._ctx_for(mount))
-        except (OSError, ValueError):
-            return False
+        return False
+
+    def _cross_target(self, cm: CrossMount) -> str | None:
+        """The virtual path of a host symlink target inside another host mount, if any."""
+        from .host import HostBackend
+
+        best: tuple[int, str] | None = None
+        for mount in self._mounts:
+            backend = mount.backend
+            if not isinstance(backend, HostBackend):
+                continue
+            for prefix in backend._prefixes:
+                root = prefix.rstrip("/")
+                if cm.host_target == root or cm.host_target.startswith(root + "/"):
+                    inner = [p for p in cm.host_target[len(root) :].split("/") if p]
+                    vpath = join_parts(tuple(inner + list(cm.rest)), mount.vpath)
+                    if best is None or len(root) > best[0]:
+                        best = (len(root), vpath)
+        return None if best is None else best[1]
 
     # ------------------------------------------------------------------ writing
 
+    @_follows_cross_mount
     def mkdir(self, path: str, mode: int = 0o777) -> None:
         """Create a directory (FileExistsError if anything exists there)."""
         parts, _ = self._split(path)
@@ -563,6 +626,7 @@ class VFS:
         if not parts and not exist_ok:
             raise fs_error(errno.EEXIST, path)
 
+    @_follows_cross_mount
     def _simple_write(
         self,
         path: str,
@@ -682,6 +746,7 @@ class VFS:
                     stack.append(here)
         return False
 
+    @_follows_cross_mount
     def chmod(self, path: str, mode: int, follow_symlinks: bool = True) -> None:
         """Change permission bits (OSError(EOPNOTSUPP) on a symlink itself)."""
         if self._is_mount_root(path):
@@ -691,6 +756,7 @@ class VFS:
             path, lambda m, r, c: m.backend.chmod(r, mode, follow_symlinks, c), errno.EBUSY
         )
 
+    @_follows_cross_mount
     def utime(
         self,
         path: str,
@@ -718,6 +784,7 @@ class VFS:
             path, lambda m, r, c: m.backend.utime(r, ns, follow_symlinks, c), errno.EBUSY
         )
 
+    @_follows_cross_mount
     def truncate(self, path: str, length: int) -> None:
         """Set a file's size."""
         if length < 0:

@@ -10,7 +10,20 @@ from __future__ import annotations
 import errno
 import os
 
-__all__ = ["escape_error", "fs_error", "rename_error"]
+__all__ = ["CrossMount", "escape_error", "fs_error", "rename_error"]
+
+
+class CrossMount(PermissionError):
+    """A host symlink pointing outside its mount (``host_target``, then ``rest``).
+
+    The VFS follows it only when the target lies inside another host mount, re-resolving
+    the path through that mount's rules; otherwise it is the escape it looks like (EACCES).
+    """
+
+    def __init__(self, host_target: str) -> None:
+        super().__init__(errno.EACCES, os.strerror(errno.EACCES))
+        self.host_target = host_target
+        self.rest: list[str] = []
 
 
 def fs_error(code: int, filename: str | None = None, filename2: str | None = None) -> OSError:
@@ -27,6 +40,8 @@ def rename_error(exc: OSError, filename: str, filename2: str | None = None) -> O
 
     Backends see host paths and fd-relative names; those must never reach the sandbox.
     """
+    if isinstance(exc, CrossMount):
+        return exc
     code = exc.errno
     if code is None:
         code = errno.EIO

@@ -29,7 +29,7 @@ import stat as st
 from typing import BinaryIO, Self
 
 from .backend import Ctx, Listing, Parts, mode_flags
-from .errors import escape_error, fs_error
+from .errors import CrossMount, escape_error, fs_error
 from .paths import join_parts
 
 __all__ = ["MAX_SYMLINKS", "HostBackend"]
@@ -107,7 +107,7 @@ class HostBackend:
         for prefix in self._prefixes:
             if target == prefix or target.startswith(prefix.rstrip("/") + "/"):
                 return [p for p in target[len(prefix) :].split("/") if p and p != "."]
-        raise escape_error()
+        raise CrossMount(os.path.normpath(target))
 
     def _walk(self, parts: Parts, follow_last: bool, ctx: Ctx) -> _Walk:
         """Resolve ``parts`` beneath the root; see the module docstring for the rules."""
@@ -161,7 +161,11 @@ class HostBackend:
                 if not target:
                     raise fs_error(errno.ENOENT)
                 if target.startswith("/"):
-                    tparts = self._host_inner(target)
+                    try:
+                        tparts = self._host_inner(target)
+                    except CrossMount as cm:
+                        cm.rest = list(reversed(pending))
+                        raise
                     for fd in fds:
                         os.close(fd)
                     fds.clear()
