@@ -208,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with sb:
         if opts.command is not None:
+            sb.dash_c = True
             return _run_script(sb, opts.command, opts.args, None)
         if opts.file is not None:
             return _run_file(sb, opts.file, opts.args)

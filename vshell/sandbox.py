@@ -209,6 +209,7 @@ class Sandbox:
         self._closed = False
         self._active: CancelToken | None = None
         self.nesting = 0
+        self.dash_c = False  # the CLI's -c: shows as "c" in $-
 
     # --- public API ------------------------------------------------------------------
     def commands(self) -> list[Command]:
@@ -328,6 +329,7 @@ class Sandbox:
         ctx.nesting = self.nesting
         sh = Shell(ctx, self._state, {0: inp, 1: out, 2: err})
         sh.source_name = self._state.script_name
+        sh.interactive_c = self.dash_c
         box: dict[str, Any] = {}
 
         def work() -> None:

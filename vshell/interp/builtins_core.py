@@ -376,7 +376,6 @@ def b_eval(sh: Shell, name: str, args: list[str]) -> int:
 def b_source(sh: Shell, name: str, args: list[str]) -> int:
     from vshell.interp.redirect import _abspath
     from vshell.interp.shell import ReturnFromFunction
-    from vshell.interp.simple import find_in_path
 
     if args and args[0] == "--":
         args = args[1:]
@@ -389,8 +388,14 @@ def b_source(sh: Shell, name: str, args: list[str]) -> int:
     if "/" in fname:
         path = _abspath(sh, fname)
     else:
-        path = find_in_path(sh, fname) if sh.state.shopt.get("sourcepath") else None
-        if path is None or not sh.ctx.fs.isfile(path):
+        path = None
+        if sh.state.shopt.get("sourcepath"):
+            for d in (sh.state.get("PATH") or "").split(":"):
+                cand = _abspath(sh, (d or ".") + "/" + fname)
+                if sh.ctx.fs.isfile(cand):
+                    path = cand
+                    break
+        if path is None:
             path = _abspath(sh, fname)
     try:
         with sh.ctx.fs.bind(sh.fds).open(path, "rb") as f:

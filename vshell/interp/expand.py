@@ -384,11 +384,11 @@ class Expander:
             if base == "+":
                 if missing:
                     return [] if not quoted else [("", QUO)]
-                return self.parts(p.arg or [], quoted=quoted)
+                return self._operand(p.arg, quoted)
             if not missing:
                 return self._emit(value, is_list, star, quoted)
             if base == "-":
-                segs = self.parts(p.arg or [], quoted=quoted)
+                segs = self._operand(p.arg, quoted)
                 return segs if segs or not quoted else [("", QUO)]
             if base == "=":
                 text = self.string_parts(p.arg or []) if quoted else self._segs_text(
@@ -454,6 +454,13 @@ class Expander:
                 return []
             return self._emit(res2 if is_list else res2[0], is_list, star, quoted)
         raise ExpansionError(f"{p.raw}: bad substitution")
+
+    def _operand(self, arg: list[W.Part] | None, quoted: bool) -> list[Seg | None]:
+        """The word of ``${x-word}``: unquoted, its literal text is split like expansions."""
+        segs = self.parts(arg or [], quoted=quoted)
+        if quoted:
+            return segs
+        return [s if s is BREAK or s[1] != LIT else (s[0], EXP) for s in segs]
 
     def _replacement(self, parts: list[W.Part], amp: bool) -> str:
         """The replacement of ``${v/p/r}``: quoted ``&`` and ``\\`` stay literal."""

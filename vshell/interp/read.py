@@ -123,7 +123,7 @@ def b_read(sh: Shell, name: str, args: list[str]) -> int:
                 if c == "a":
                     array = val
                 elif c == "d":
-                    delim = val.encode("utf-8", "surrogateescape")[:1]
+                    delim = val.encode("utf-8", "surrogateescape")[:1] or b"\0"
                 elif c in "nN":
                     try:
                         nchars = int(val)
@@ -217,6 +217,10 @@ def b_read(sh: Shell, name: str, args: list[str]) -> int:
             st.set_array(array, {k: v for k, v in enumerate(fields)})
         elif not names:
             st.set("REPLY", "".join(c for c, _ in chars))
+        elif exact:
+            st.set(names[0], "".join(c for c, _ in chars))
+            for n in names[1:]:
+                st.set(n, "")
         else:
             fields = _split_fields(chars, ifs, len(names))
             for k, n in enumerate(names):

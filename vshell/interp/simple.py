@@ -247,15 +247,31 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
 
 
 def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
+    """``A=1 B=$A cmd``: each value sees the bindings before it (then all are undone)."""
     out: dict[str, str] = {}
     ex = sh.expander
-    for a in assigns:
-        if a.array is not None or a.index is not None:
-            continue
-        value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
-        if a.append:
-            value = (sh.state.get(a.name) or "") + value
-        out[a.name] = value
+    st = sh.state
+    saved: list[tuple[str, object]] = []
+    try:
+        for a in assigns:
+            if a.array is not None or a.index is not None:
+                continue
+            value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
+            if a.append:
+                value = (st.get(a.name) or "") + value
+            out[a.name] = value
+            if len(assigns) > 1:
+                var = st.globals.get(a.name)
+                saved.append((a.name, None if var is None else var.copy()))
+                from vshell.interp.state import Var
+
+                st.globals[a.name] = Var(value, set(var.attrs) if var else set())
+    finally:
+        for name, old in reversed(saved):
+            if old is None:
+                st.globals.pop(name, None)
+            else:
+                st.globals[name] = old  # type: ignore[assignment]
     return out
 
 

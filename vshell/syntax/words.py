@@ -309,8 +309,9 @@ def _byte_char(b: int) -> str:
 class WordLexer:
     """Reads one raw word into parts.  ``dq`` lexes the inside of double quotes."""
 
-    def __init__(self, s: str) -> None:
+    def __init__(self, s: str, dq_escapes: str = "") -> None:
         self.s = s
+        self.dq_escapes = dq_escapes  # extra characters a backslash quotes inside "…"
 
     def parse(self, start: int = 0, end: int | None = None, *, dq: bool = False,
               tilde: bool = True, assign: bool = False) -> list[Part]:
@@ -344,7 +345,7 @@ class WordLexer:
                     continue
                 nxt = s[i + 1]
                 if dq:
-                    if nxt in '$`"\\\n':
+                    if nxt in '$`"\\\n' or nxt in self.dq_escapes:
                         if nxt != "\n":
                             buf.append(nxt)
                     else:
@@ -484,7 +485,7 @@ def parse_braced(inner: str, dq: bool) -> Param:
     s = inner
     prefix: str | None = None
     i = 0
-    if s.startswith("#") and len(s) > 1:
+    if s.startswith("#") and len(s) > 1 and not (len(s) > 2 and s[1] in "#%:=+/^,-?"):
         prefix = "#"
         i = 1
     elif s.startswith("!") and len(s) > 1:
@@ -543,7 +544,7 @@ def parse_braced(inner: str, dq: bool) -> Param:
     if op in ("/", "//", "/#", "/%"):
         k = _find_unescaped_slash(rest, body_start)
         pat = lex.parse(body_start, k if k >= 0 else len(rest), dq=False, tilde=False)
-        rep = lex.parse(k + 1, len(rest), dq=dq, tilde=False) if k >= 0 else None
+        rep = lex.parse(k + 1, len(rest), dq=False, tilde=False) if k >= 0 else None
         return Param(name, index, prefix, op=op, arg=pat, arg2=rep, raw=raw, braced=True)
     if op in ("#", "##", "%", "%%", "^", "^^", ",", ",,"):
         arg = lex.parse(body_start, len(rest), dq=False, tilde=False)
@@ -557,8 +558,8 @@ def _parse_default_arg(rest: str, start: int, dq: bool) -> list[Part]:
     if not dq:
         return WordLexer(rest).parse(start, len(rest), dq=False, tilde=True)
     # In "…${x:-word}…", the word is read like double-quoted text, except that nested
-    # double quotes still group.
-    lex = WordLexer(rest)
+    # double quotes still group and a backslash also quotes the closing brace.
+    lex = WordLexer(rest, dq_escapes="}")
     parts: list[Part] = []
     i = start
     seg = start
