@@ -425,13 +425,10 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
                 v = outer.copy()
             st.frames[-1].locals[nm] = v
     else:
-        v = st.lookup(nm) if "n" not in add else None
+        v = st._find(nm)[1] if ("n" in add or "n" in remove) else st.lookup(nm)
         if v is None:
-            scope, _ = st._find(nm)
             v = Var()
-            (st.globals if scope is None or not local else scope)[nm] = v
-            if scope is None:
-                st.globals[nm] = v
+            st.globals[nm] = v
     if "r" in v.attrs and (value is not None or remove - {"r"}):
         raise ShellError(f"{nm}: readonly variable")
     if "r" in remove and "r" in v.attrs:

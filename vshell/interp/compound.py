@@ -137,6 +137,8 @@ def _for(sh: Shell, cmd: ast.For) -> int:
         for item in items:
             sh.check()
             st.lineno = cmd.line
+            if st.traps:
+                sh.debug_trap()
             st.set(cmd.var, item)
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
@@ -150,6 +152,8 @@ def _for(sh: Shell, cmd: ast.For) -> int:
 def _arith_eval(sh: Shell, text: str) -> int:
     if not text.strip():
         return 1
+    if sh.state.traps:
+        sh.debug_trap()
     sh._in_arith_command = True
     try:
         return sh.arith(sh.expander.arith_text(text), text)
@@ -219,6 +223,9 @@ def _case(sh: Shell, cmd: ast.Case) -> int:
     from vshell.interp import pattern as P
 
     st = sh.state
+    st.lineno = cmd.line
+    if st.traps:
+        sh.debug_trap()
     word = sh.expander.word(cmd.word.raw)
     nocase = st.shopt.get("nocasematch", False)
     status = 0
@@ -267,6 +274,8 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
 
     st = sh.state
     st.lineno = cmd.line
+    if st.traps:
+        sh.debug_trap()
     if st.options.get("xtrace"):
         sh.write_err(f"{sh.xtrace_prefix()}[[ {' '.join(w.raw for w in cmd.words)} ]]\n")
     try:

@@ -306,23 +306,38 @@ class Shell:
         st = self.state
         if status == 0:
             return
-        if "ERR" in st.traps and self.errexit_quiet == 0 and not self._trap_running:
+        if "ERR" in st.traps and self.errexit_quiet == 0 and not self._trap_running and (
+            self.func_depth == 0 or st.options.get("errtrace")
+        ):
             self.run_trap("ERR", status)
         if st.options.get("errexit") and self.errexit_quiet == 0:
             raise ExitShell(status)
 
     def run_trap(self, sig: str, status: int) -> None:
+        """Run the handler for ``sig``; ``$?`` and ``$LINENO`` stay what they were."""
         handler = self.state.traps.get(sig)
-        if not handler:
+        if not handler or self._trap_running:
             return
         self._trap_running = True
+        st = self.state
+        st.lineno_frozen += 1
+        st.last_status = status
         try:
             self.run_source(handler, top=False)
         except ShellError as e:
             self.err(e.message)
         finally:
+            st.lineno_frozen -= 1
             self._trap_running = False
-            self.state.last_status = status
+            st.last_status = status
+
+    def debug_trap(self) -> None:
+        """The DEBUG trap, before each simple command (functions need ``set -T``)."""
+        st = self.state
+        if "DEBUG" in st.traps and not self._trap_running and (
+            self.func_depth == 0 or st.options.get("functrace")
+        ):
+            self.run_trap("DEBUG", st.last_status)
 
     # --- pipelines --------------------------------------------------------------------------
     def run_pipeline(self, pl: ast.Pipeline) -> int:

@@ -22,6 +22,8 @@ DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "read
 def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
     st = sh.state
     st.lineno = cmd.line
+    if st.traps:
+        sh.debug_trap()
     sh.last_cmdsub_status = None
     sh.ctx.last_not_found = False
     try:
@@ -384,6 +386,7 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
         raise ShellError(f"{name}: maximum function nesting level exceeded (1000)", fatal=True)
     saved_fds = sh.fds
     saved_pos = st.positional
+    saved_line = st.lineno
     st.frames.append(Frame(name, {}, list(args), st.lineno, sh.source_name))
     st.positional = list(args)
     sh.fds = fds
@@ -400,7 +403,8 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
         sh.fds = saved_fds
         st.frames.pop()
         st.positional = saved_pos
-    if "RETURN" in st.traps and st.traps["RETURN"]:
+        st.lineno = saved_line
+    if st.traps.get("RETURN") and st.options.get("functrace"):
         sh.run_trap("RETURN", status)
     return status
 

@@ -166,12 +166,22 @@ class ShellState:
         self.start_time = time.monotonic()
         self.seconds_base = 0
         self.random = random.Random()
-        self.lineno = 1
+        self._lineno = 1
+        self.lineno_frozen = 0  # >0 while a trap runs: $LINENO keeps the trapped line
         self.traps: dict[str, str] = {}
         self.dir_stack: list[str] = []
         self.source_stack: list[str] = []
         self.umask = 0o022
         self.bashpid = 4242
+
+    @property
+    def lineno(self) -> int:
+        return self._lineno
+
+    @lineno.setter
+    def lineno(self, value: int) -> None:
+        if not self.lineno_frozen:
+            self._lineno = value
 
     # --- copying -----------------------------------------------------------------
     def subshell(self) -> ShellState:
@@ -260,9 +270,28 @@ class ShellState:
         if v is None:
             return None
         val = v.value
+        if "n" in v.attrs and isinstance(val, str) and val.endswith("]") and "[" in val:
+            return self._element_by_ref(val)
         if isinstance(val, dict):
             return val.get(0) if "A" not in v.attrs else val.get("0")  # type: ignore[call-overload]
         return val
+
+    def _element_by_ref(self, ref: str) -> str | None:
+        """The value a nameref like ``a[2]`` points at."""
+        base, _, sub = ref[:-1].partition("[")
+        target = self.lookup(base)
+        if target is None:
+            return None
+        val = target.value
+        if not isinstance(val, dict):
+            return val if sub in ("0", "@", "*") else None
+        if "A" in target.attrs:
+            return val.get(sub)  # type: ignore[call-overload]
+        try:
+            idx = self.eval_index(sub)
+        except (ShellError, ValueError):
+            return None
+        return val.get(idx)  # type: ignore[call-overload]
 
     def _special(self, name: str) -> str | None:
         if name == "RANDOM":
