@@ -26,10 +26,13 @@ class HereDoc:
     ``body`` is the text between the operator's line and the delimiter line, each line
     ending in ``\\n``; for ``<<-`` leading tabs are already stripped.  ``quoted`` is true
     when any part of the delimiter was quoted, in which case the body is not expanded.
+    ``unterminated`` is true when the input ended before the delimiter line (bash then
+    warns "here-document at line N delimited by end-of-file (wanted `EOF')" and runs it).
     """
 
     body: str
     quoted: bool
+    unterminated: bool = False
 
 
 @dataclass
