@@ -267,7 +267,7 @@ def b_dirs(sh: Shell, name: str, args: list[str]) -> int:
     long = "-l" in args
 
     def show(d: str) -> str:
-        if not long and home and (d == home or d.startswith(home.rstrip("/") + "/")):
+        if not long and home not in ("", "/") and (d == home or d.startswith(home + "/")):
             return "~" + d[len(home):]
         return d
 
@@ -509,68 +509,74 @@ KEYWORDS = frozenset(
 )
 
 
+def path_matches(sh: Shell, name: str) -> list[str]:
+    """Executable files called ``name`` along PATH, shown as PATH spells them."""
+    from vshell.interp.redirect import _abspath
+
+    out: list[str] = []
+    for d in (sh.state.get("PATH") or "").split(":"):
+        shown = (d or ".").rstrip("/") + "/" + name if d != "/" else "/" + name
+        full = _abspath(sh, shown)
+        try:
+            info = sh.ctx.fs.stat(full)
+        except OSError:
+            continue
+        if _stat.S_ISREG(info.st_mode) and info.st_mode & 0o111:
+            out.append(shown)
+    if sh.find_command(name) is not None:
+        # vshell's own commands present themselves as bash sees coreutils: files on PATH
+        out.append(COMMAND_DIR + "/" + name)
+    return out
+
+
 def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
-              type_flag: bool = False, path_only: bool = False, all_: bool = False) -> int:
+              type_flag: bool = False, path_only: bool = False, force_path: bool = False,
+              all_: bool = False) -> int:
+    """What ``type`` / ``command -v`` say about ``word``; returns 0 when found."""
     from vshell.interp import builtins_registry
-    from vshell.interp.simple import find_in_path
 
     st = sh.state
     found = False
-    if word in st.aliases and not path_only:
-        found = True
-        if type_flag:
-            _out(sh, "alias\n")
-        elif short:
-            _out(sh, f"alias {word}='{st.aliases[word]}'\n")
-        else:
-            _out(sh, f"{word} is aliased to `{st.aliases[word]}'\n")
-        if not all_:
-            return 0
-    if word in KEYWORDS and not path_only:
-        found = True
-        if type_flag:
-            _out(sh, "keyword\n")
-        elif short:
-            _out(sh, word + "\n")
-        else:
-            _out(sh, f"{word} is a shell keyword\n")
-        if not all_:
-            return 0
-    if allow_funcs and word in st.functions and not path_only:
-        found = True
-        if type_flag:
-            _out(sh, "function\n")
-        elif short:
-            _out(sh, word + "\n")
-        else:
-            from vshell.interp.printer import print_function
 
-            _out(sh, f"{word} is a function\n{print_function(word, st.functions[word])}\n")
-        if not all_:
-            return 0
-    if builtins_registry.is_builtin(word) and not path_only:
+    def say(kind: str, long: str, brief: str) -> None:
+        _out(sh, kind + "\n" if type_flag else (brief + "\n" if short else long + "\n"))
+
+    if not force_path:
+        if word in st.aliases:
+            found = True
+            if not path_only:
+                say("alias", f"{word} is aliased to `{st.aliases[word]}'",
+                    f"alias {word}='{st.aliases[word]}'")
+            if not all_:
+                return 0 if not path_only else 1
+        if word in KEYWORDS:
+            found = True
+            if not path_only:
+                say("keyword", f"{word} is a shell keyword", word)
+            if not all_:
+                return 0 if not path_only else 1
+        if allow_funcs and word in st.functions:
+            found = True
+            if not path_only:
+                from vshell.interp.printer import print_function
+
+                say("function", f"{word} is a function\n"
+                    f"{print_function(word, st.functions[word])}", word)
+            if not all_:
+                return 0 if not path_only else 1
+        if builtins_registry.is_builtin(word):
+            found = True
+            if not path_only:
+                say("builtin", f"{word} is a shell builtin", word)
+            if not all_:
+                return 0 if not path_only else 1
+    if "/" in word:
+        paths = [word] if sh.ctx.fs.isfile(_abs(sh, word)) else []
+    else:
+        paths = path_matches(sh, word)
+    for p in paths if all_ else paths[:1]:
         found = True
-        if type_flag:
-            _out(sh, "builtin\n")
-        elif short:
-            _out(sh, word + "\n")
-        else:
-            _out(sh, f"{word} is a shell builtin\n")
-        if not all_:
-            return 0
-    path = find_in_path(sh, word) if "/" not in word else (
-        word if sh.ctx.fs.isfile(_abs(sh, word)) else None)
-    if path is None and "/" not in word and sh.find_command(word) is not None:
-        # vshell's own commands present themselves as bash sees coreutils: files on PATH
-        path = COMMAND_DIR + "/" + word
-    if path is not None:
-        found = True
-        if type_flag:
-            _out(sh, "file\n")
-        elif short:
-            _out(sh, path + "\n")
-        else:
-            _out(sh, f"{word} is {path}\n")
+        say("file", f"{word} is {p}", p)
     return 0 if found else 1
 
 
@@ -581,8 +587,8 @@ def _abs(sh: Shell, p: str) -> str:
 
 
 def b_type(sh: Shell, name: str, args: list[str]) -> int:
-    flags = set()
-    words = []
+    flags: set[str] = set()
+    words: list[str] = []
     for i, a in enumerate(args):
         if a.startswith("-") and len(a) > 1 and not words:
             if a == "--":
@@ -599,8 +605,8 @@ def b_type(sh: Shell, name: str, args: list[str]) -> int:
     status = 0
     for w in words:
         rc = _describe(sh, w, short="p" in flags or "P" in flags, type_flag="t" in flags,
-                       allow_funcs="f" not in flags, path_only="P" in flags or "p" in flags
-                       and False, all_="a" in flags)
+                       allow_funcs="f" not in flags, path_only="p" in flags,
+                       force_path="P" in flags, all_="a" in flags)
         if rc != 0:
             if not flags & {"t", "p", "P"}:
                 sh.err(f"type: {w}: not found")
@@ -873,4 +879,65 @@ def b_enable(sh: Shell, name: str, args: list[str]) -> int:
         builtins_registry.disabled.update(args[1:])
     else:
         builtins_registry.disabled.difference_update(args)
+    return 0
+
+
+_ULIMITS = {"c": "core file size", "d": "data seg size", "e": "scheduling priority",
+            "f": "file size", "i": "pending signals", "l": "max locked memory",
+            "m": "max memory size", "n": "open files", "p": "pipe size",
+            "q": "POSIX message queues", "r": "real-time priority", "s": "stack size",
+            "t": "cpu time", "u": "max user processes", "v": "virtual memory",
+            "x": "file locks", "R": "real-time non-blocking time"}
+
+
+def b_ulimit(sh: Shell, name: str, args: list[str]) -> int:
+    """Resource limits as numbers the shell keeps: vshell has no processes to limit."""
+    st = sh.state
+    limits: dict[tuple[str, str], str] = getattr(st, "ulimits", None) or {}
+    st.ulimits = limits  # type: ignore[attr-defined]
+    which = "SH"
+    res: list[str] = []
+    value: str | None = None
+    show_all = False
+    for a in args:
+        if a.startswith("-") and len(a) > 1 and not a[1:].isdigit():
+            for c in a[1:]:
+                if c in "SH":
+                    which = c
+                elif c == "a":
+                    show_all = True
+                elif c in _ULIMITS:
+                    res.append(c)
+                else:
+                    sh.err(f"ulimit: -{c}: invalid option")
+                    sh.write_err("ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]\n")
+                    return 2
+        else:
+            value = a
+    if show_all:
+        for c, desc in sorted(_ULIMITS.items(), key=lambda kv: kv[1]):
+            cur = limits.get(("S", c), "unlimited")
+            _out(sh, f"{desc + ' ':<25}(-{c}) {cur}\n")
+        return 0
+    if len(res) > 1 and value is not None:
+        sh.err("ulimit: too many arguments")
+        return 2
+    res = res or ["f"]
+    if value is None:
+        for c in res:
+            kind = "H" if which == "H" else "S"
+            _out(sh, limits.get((kind, c), "unlimited") + "\n")
+        return 0
+    if value != "unlimited":
+        try:
+            n = int(value)
+        except ValueError:
+            sh.err(f"ulimit: {value}: invalid number")
+            return 1
+        if n < 0:
+            sh.err(f"ulimit: {value}: invalid number")
+            return 1
+    for c in res:
+        for kind in ("S", "H") if which == "SH" else (which,):
+            limits[(kind, c)] = value
     return 0

@@ -60,6 +60,7 @@ TABLE: dict[str, str] = {
     "dirs": "builtins_core:b_dirs",
     "help": "builtins_core:b_help",
     "enable": "builtins_core:b_enable",
+    "ulimit": "builtins_core:b_ulimit",
     "sh": "nested:b_shell",
     "bash": "nested:b_shell",
     "vshell": "nested:b_shell",
