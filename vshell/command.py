@@ -69,6 +69,16 @@ class CancelToken:
         if self.reason is not None:
             raise Cancelled(self._reason)
 
+    def child(self, timeout: float | None = None) -> CancelToken:
+        """A token that stops when this one does, or ``timeout`` seconds from now."""
+        import time
+
+        deadline = self.deadline
+        if timeout is not None and timeout > 0:
+            own = time.monotonic() + timeout
+            deadline = own if deadline is None else min(deadline, own)
+        return _ChildToken(self, deadline)
+
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None: no deadline)."""
         if self.deadline is None:
@@ -76,6 +86,27 @@ class CancelToken:
         import time
 
         return max(0.0, self.deadline - time.monotonic())
+
+
+class _ChildToken(CancelToken):
+    """Cancelled with its parent, or on its own (tighter) deadline."""
+
+    __slots__ = ("_parent",)
+
+    def __init__(self, parent: CancelToken, deadline: float | None) -> None:
+        super().__init__(deadline)
+        self._parent = parent
+
+    @property
+    def reason(self) -> str | None:
+        parent = self._parent.reason
+        if parent is not None:
+            return parent
+        return CancelToken.reason.fget(self)  # type: ignore[attr-defined]
+
+    def own_timeout(self) -> bool:
+        """True when this token's own deadline, not the parent, stopped the run."""
+        return self._parent.reason is None and CancelToken.reason.fget(self) is not None
 
 
 class InputStream(Protocol):

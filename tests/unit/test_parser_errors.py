@@ -93,3 +93,27 @@ def test_is_complete_false(source: str) -> None:
 )
 def test_is_complete_true(source: str) -> None:
     assert is_complete(source) is True
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [("x\\", ["x"]), ("echo a7\\", ["echo", "a7"]), ("echo a \\", ["echo", "a"]),
+     ("7\\", ["7"]), ("{0}\\", ["{0}"]), ("echo a$\\\n", ["echo", "a$\\\n"])],
+)
+def test_continuation_at_end_of_input(source: str, words: list[str]) -> None:
+    cmd = parse(source).items[0].command.first.commands[0]
+    assert [w.raw for w in cmd.words] == words
+
+
+def test_random_input_raises_only_parse_error() -> None:
+    import random
+
+    rng = random.Random(1234)
+    alphabet = "ab $'\"`\\(){}[]<>|&;#\n\t=~!*?@+-%^:,.019é"
+    for _ in range(1500):
+        src = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 20)))
+        try:
+            parse(src)
+        except ParseError as e:
+            assert e.message != "syntax error", src  # an internal failure, not bash's words
+        is_complete(src)

@@ -41,7 +41,8 @@ def new_state(env: dict[str, str], cwd: str, script_name: str) -> ShellState:
     st.globals["BASH_VERSION"] = Var("5.2.15(1)-release", set())
     st.globals["BASH_VERSINFO"] = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release",
                                        5: "x86_64-pc-linux-gnu"}, {"a", "r"})
-    st.globals["HOSTNAME"] = Var(env.get("HOSTNAME", "vshell"), set())
+    if "HOSTNAME" not in env:
+        st.globals["HOSTNAME"] = Var("vshell", set())
     st.globals["OSTYPE"] = Var("linux-gnu", set())
     st.globals["MACHTYPE"] = Var("x86_64-pc-linux-gnu", set())
     st.globals["HOSTTYPE"] = Var("x86_64", set())

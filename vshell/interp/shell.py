@@ -345,7 +345,9 @@ class Shell:
         if pl.negated:
             self.errexit_quiet += 1
         try:
-            if len(pl.commands) == 1:
+            if not pl.commands:  # a bare `time` or `!`
+                status = 0
+            elif len(pl.commands) == 1:
                 status = self.run_command(pl.commands[0])
                 self.state.set_array("PIPESTATUS", {0: str(status)}) if not isinstance(
                     pl.commands[0], ast.FunctionDef) else None
@@ -630,6 +632,12 @@ class Shell:
                     pass
         from vshell.interp.simple import exec_argv
 
+        token = None
+        if timeout is not None:
+            import dataclasses
+
+            token = self.ctx.cancel.child(timeout)
+            sub.ctx = dataclasses.replace(self.ctx, cancel=token)
         try:
             return exec_argv(sub, argv, {}, fds)
         except ExitShell as e:
@@ -637,6 +645,10 @@ class Shell:
         except ShellError as e:
             sub.err(e.message)
             return e.status
+        except Cancelled:
+            if token is not None and token.own_timeout():  # type: ignore[attr-defined]
+                return 124
+            raise
 
     def find_command(self, name: str) -> Command | None:
         cmd = self.ctx.commands.get(name)

@@ -149,7 +149,11 @@ class Adapter:
             item = el.kids[0]
             if isinstance(item, GNode):
                 cmd.redirects.append(self.redirect(item))
-            elif item.ttype == TT.ASSIGNMENT_WORD and not cmd.words:
+            elif (
+                item.ttype == TT.ASSIGNMENT_WORD
+                and not cmd.words
+                and scan.assignment_end(self.src, item.lexpos) is not None
+            ):
                 cmd.assigns.append(self.assignment(item))
             else:
                 cmd.words.append(self.word(item))

@@ -122,7 +122,7 @@ def _convert_internal(e: Exception, tok: Tokenizer) -> ShimError:
     """
     msg = str(getattr(e, "message", "") or e)
     src = tok._shell_input_line
-    pos = min(tok._shell_input_line_index, len(tok.source))
+    pos = min(tok._shell_input_line_index, len(tok.vs_source))
     start = tok._positions[-1] if tok._positions else pos
     marker = "unexpected EOF while looking for matching "
     close: str | None = None
@@ -139,5 +139,5 @@ def _convert_internal(e: Exception, tok: Tokenizer) -> ShimError:
     if close is not None:
         return eof_error(close, start)
     if isinstance(e, IndexError) and tok._shell_input_line_index >= len(src) - 1:
-        return ShimError("syntax error: unexpected end of file", len(tok.source), True)
+        return ShimError("syntax error: unexpected end of file", len(tok.vs_source), True)
     return ShimError("syntax error", pos, False)

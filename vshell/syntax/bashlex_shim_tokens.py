@@ -37,6 +37,12 @@ class Tokenizer(btok.tokenizer):
 
     def __init__(self, src: str, depth: int = 0) -> None:
         super().__init__(src, parserstate=bstate.parserstate(), strictmode=True)
+        self.vs_source = src
+        body = src.removesuffix("\n")
+        if (len(body) - len(body.rstrip("\\"))) % 2 == 1:
+            # A final `\` continues onto the newline bashlex appends; give the line an end
+            # of its own so bashlex never reads past the input in the middle of a word.
+            self._shell_input_line += "\n"
         self.vs_depth = depth
         self.vs_comsub_depth = 0
         self.vs_queue: list[Token] = []
@@ -72,6 +78,10 @@ class Tokenizer(btok.tokenizer):
             self.vs_after_pipe = True
         elif ttype != TT.NEWLINE:
             self.vs_after_pipe = False
+        if ttype in (TT.WORD, TT.ASSIGNMENT_WORD) and t.endlexpos >= len(self.vs_source):
+            raw = self.vs_source[t.lexpos :]
+            if (len(raw) - len(raw.rstrip("\\"))) % 2 == 1 and t.endlexpos - t.lexpos > 1:
+                t.endlexpos = len(self.vs_source) - 1  # `word\` + end of input: continued
         if ttype in (TT.WORD, TT.ASSIGNMENT_WORD):
             if last.ttype in REDIR_OPS:
                 if last.ttype in (TT.LESS_LESS, TT.LESS_LESS_MINUS):
@@ -109,6 +119,12 @@ class Tokenizer(btok.tokenizer):
         t = super()._readtoken()
         if t is TT.NEWLINE and self.vs_pending:
             self._vs_read_heredocs()
+        elif t is btok.eoftoken and self._current_token.ttype != TT.NEWLINE:
+            # The final newline was eaten by a `\`-newline continuation: end of input
+            # still ends the command, as in bash.
+            end = len(self._shell_input_line)
+            self._current_token = nl = Token(TT.NEWLINE, "\n", (end - 1, end))
+            return nl
         return t
 
     def _parse_comsub(
