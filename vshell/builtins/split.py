@@ -1,0 +1,297 @@
+"""split: split a file into pieces (GNU coreutils: -l -b -C -n N|l/N|r/N|K/N, -a -d -x
+--numeric-suffixes[=FROM] --hex-suffixes[=FROM] --additional-suffix -e --verbose).
+
+Default suffixes widen as GNU's do (``yz`` is followed by ``zaaa``) unless -a fixes the
+length.  -l/-b/-C stream the input in 64 KiB chunks; -n reads it whole to know its size."""
+
+from __future__ import annotations
+
+import re
+from typing import IO
+
+from vshell.builtins._futil import CHUNK, enc, quote, quoteaf, strerror
+from vshell.builtins._opts import parse
+from vshell.command import Exit, Invocation
+
+HELP = """\
+Usage: split [OPTION]... [FILE [PREFIX]]
+Output pieces of FILE to PREFIXaa, PREFIXab, ...;
+default size is 1000 lines, and default PREFIX is 'x'.
+
+  -a, --suffix-length=N   generate suffixes of length N (default 2)
+      --additional-suffix=SUFFIX  append an additional SUFFIX to file names
+  -b, --bytes=SIZE        put SIZE bytes per output file
+  -C, --line-bytes=SIZE   put at most SIZE bytes of records per output file
+  -d                      use numeric suffixes starting at 0, not alphabetic
+      --numeric-suffixes[=FROM]  same as -d, but allow setting the start value
+  -x                      use hex suffixes starting at 0, not alphabetic
+      --hex-suffixes[=FROM]  same as -x, but allow setting the start value
+  -e, --elide-empty-files  do not generate empty output files with '-n'
+  -l, --lines=NUMBER      put NUMBER lines/records per output file
+  -n, --number=CHUNKS     generate CHUNKS output files; see explanation below
+  -u, --unbuffered        (accepted)
+      --verbose           print a diagnostic just before each
+                            output file is opened
+      --help     display this help and exit
+"""
+
+_SIZE = {"": 1, "b": 512, "K": 1024, "KiB": 1024, "KB": 1000, "M": 1 << 20, "MiB": 1 << 20,
+         "MB": 10**6, "G": 1 << 30, "GiB": 1 << 30, "GB": 10**9, "T": 1 << 40, "TB": 10**12,
+         "k": 1024, "kB": 1000}
+
+
+def _size(text: str, what: str) -> int:
+    m = re.fullmatch(r"(\d+)([A-Za-z]*)", text)
+    if not m or m.group(2) not in _SIZE:
+        raise Exit(1, f"invalid number of {what}: {quote(text)}")
+    n = int(m.group(1)) * _SIZE[m.group(2)]
+    if n == 0:
+        raise Exit(1, f"invalid number of {what}: {quote(text)}: Numerical result out of range")
+    return n
+
+
+class Namer:
+    def __init__(self, prefix: str, extra: str, alphabet: str, length: int | None,
+                 start: int) -> None:
+        self.prefix, self.extra, self.alpha = prefix, extra, alphabet
+        self.fixed = length
+        self.index = start
+
+    def next(self) -> str:
+        i = self.index
+        self.index += 1
+        base = len(self.alpha)
+        if self.fixed is not None:
+            if i >= base**self.fixed:
+                raise Exit(1, "output file suffixes exhausted")
+            return self.prefix + self._digits(i, self.fixed) + self.extra
+        level = 0
+        while True:
+            width = 2 + level
+            count = (base - 1) * base ** (width - 1)
+            if i < count:
+                return self.prefix + self.alpha[-1] * level + self._digits(i, width) + self.extra
+            i -= count
+            level += 1
+
+    def _digits(self, i: int, width: int) -> str:
+        base = len(self.alpha)
+        out = []
+        for _ in range(width):
+            i, r = divmod(i, base)
+            out.append(self.alpha[r])
+        return "".join(reversed(out))
+
+
+class Splitter:
+    def __init__(self, inv: Invocation, namer: Namer, verbose: bool) -> None:
+        self.inv, self.namer, self.verbose = inv, namer, verbose
+        self.cur: IO[bytes] | None = None
+
+    def open_next(self) -> None:
+        self.close()
+        name = self.namer.next()
+        if self.verbose:
+            self.inv.stdout.write(enc(f"creating file {quoteaf(name)}\n"))
+        try:
+            self.cur = self.inv.fs.open(self.inv.abs(name), "wb")
+        except OSError as e:
+            raise Exit(1, f"{quotef_(name)}: {strerror(e)}") from None
+
+    def write(self, data: bytes) -> None:
+        assert self.cur is not None
+        self.cur.write(data)
+
+    def close(self) -> None:
+        if self.cur is not None:
+            self.cur.close()
+            self.cur = None
+
+
+def quotef_(name: str) -> str:
+    from vshell.builtins._futil import quotef
+
+    return quotef(name)
+
+
+def run(inv: Invocation) -> int:
+    o = parse(inv, "a:b:C:dxel:n:u",
+              ["suffix-length=", "additional-suffix=", "bytes=", "line-bytes=",
+               "numeric-suffixes=?", "hex-suffixes=?", "elide-empty-files", "lines=", "number=",
+               "unbuffered", "verbose"], numeric=True, help_text=HELP)
+    mode, amount = "l", 1000
+    chunks: tuple[str, int, int] | None = None
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    start = 0
+    length: int | None = None
+    extra = ""
+    elide = o.has("-e", "--elide-empty-files")
+    for key, val in o.items:
+        v = val or ""
+        if key in ("-l", "--lines"):
+            mode, amount = "l", _size(v, "lines")
+        elif key == "-NUM":
+            mode, amount = "l", _size(v, "lines")
+        elif key in ("-b", "--bytes"):
+            mode, amount = "b", _size(v, "bytes")
+        elif key in ("-C", "--line-bytes"):
+            mode, amount = "C", _size(v, "bytes")
+        elif key in ("-n", "--number"):
+            m = re.fullmatch(r"(?:([lr])/)?(?:(\d+)/)?(\d+)", v)
+            if not m:
+                raise Exit(1, f"invalid number of chunks: {quote(v)}")
+            n = int(m.group(3))
+            if n == 0:
+                raise Exit(1, f"invalid number of chunks: {quote(v)}: "
+                              "Numerical result out of range")
+            k = int(m.group(2)) if m.group(2) else 0
+            if k > n:
+                raise Exit(1, f"invalid chunk number: {quote(m.group(2) or '')}")
+            mode = "n"
+            chunks = (m.group(1) or "", k, n)
+        elif key in ("-a", "--suffix-length"):
+            if not v.isdigit():
+                raise Exit(1, f"invalid suffix length: {quote(v)}")
+            length = int(v)
+        elif key == "--additional-suffix":
+            if "/" in v:
+                raise Exit(1, f"invalid suffix {quote(v)}, contains directory separator")
+            extra = v
+        elif key in ("-d", "--numeric-suffixes"):
+            alphabet = "0123456789"
+            start = int(v) if v.isdigit() else 0
+        elif key in ("-x", "--hex-suffixes"):
+            alphabet = "0123456789abcdef"
+            start = int(v, 16) if v and all(c in "0123456789abcdefABCDEF" for c in v) else 0
+    ops = o.operands
+    if len(ops) > 2:
+        inv.stderr.write(enc(f"split: extra operand {quote(ops[2])}\n"
+                             "Try 'split --help' for more information.\n"))
+        return 1
+    source = ops[0] if ops else "-"
+    prefix = ops[1] if len(ops) > 1 else "x"
+    if chunks is not None and length is None:
+        need = 2
+        while len(alphabet) ** need < chunks[2] + start:
+            need += 1
+        length = need
+    if length is None and start:
+        length = 2
+    namer = Namer(prefix, extra, alphabet, length, start)
+    out = Splitter(inv, namer, o.has("--verbose"))
+    try:
+        src = inv.stdin if source == "-" else inv.fs.open(inv.abs(source), "rb")
+    except OSError as e:
+        raise Exit(1, f"cannot open {quoteaf(source)} for reading: {strerror(e)}") from None
+    try:
+        if mode == "n":
+            assert chunks is not None
+            _by_chunks(inv, src, out, chunks, elide)
+        else:
+            _stream(inv, src, out, mode, amount)
+    finally:
+        out.close()
+        if src is not inv.stdin:
+            src.close()
+    return 0
+
+
+def _stream(inv: Invocation, src: IO[bytes], out: Splitter, mode: str, amount: int) -> None:
+    left = 0  # lines or bytes left in the current file
+    pending = b""
+    while True:
+        inv.cancel.check()
+        data = src.read(CHUNK)
+        if not data:
+            break
+        if mode == "b":
+            pos = 0
+            while pos < len(data):
+                if left == 0:
+                    out.open_next()
+                    left = amount
+                take = data[pos : pos + left]
+                out.write(take)
+                left -= len(take)
+                pos += len(take)
+        elif mode == "l":
+            pos = 0
+            while pos < len(data):
+                if left == 0:
+                    out.open_next()
+                    left = amount
+                end = pos
+                for _ in range(left):
+                    nl = data.find(b"\n", end)
+                    if nl < 0:
+                        end = len(data)
+                        break
+                    end = nl + 1
+                    left -= 1
+                out.write(data[pos:end])
+                pos = end
+        else:
+            pending += data
+            pending = _line_bytes(out, pending, amount, final=False)
+    if mode == "C" and pending:
+        _line_bytes(out, pending, amount, final=True)
+
+
+def _line_bytes(out: Splitter, data: bytes, amount: int, final: bool) -> bytes:
+    """-C: as many whole lines as fit in ``amount`` bytes; an overlong line is cut."""
+    pos = 0
+    while len(data) - pos >= amount or (final and pos < len(data)):
+        window = data[pos : pos + amount]
+        cut = window.rfind(b"\n") + 1
+        if len(data) - pos <= amount and final:
+            cut = len(data) - pos
+        elif cut == 0:
+            cut = len(window)
+        out.open_next()
+        out.write(data[pos : pos + cut])
+        pos += cut
+    return data[pos:]
+
+
+def _by_chunks(inv: Invocation, src: IO[bytes], out: Splitter, spec: tuple[str, int, int],
+               elide: bool) -> None:
+    kind, only, n = spec
+    parts = []
+    while True:
+        inv.cancel.check()
+        data = src.read(CHUNK)
+        if not data:
+            break
+        parts.append(data)
+    data = b"".join(parts)
+    size = len(data)
+    pieces: list[bytes]
+    if kind == "r":
+        lines = data.splitlines(keepends=True)
+        pieces = [b"".join(lines[i::n]) for i in range(n)]
+    elif kind == "l":
+        pieces = []
+        start = 0
+        per = size // n
+        for k in range(n):
+            boundary = (k + 1) * per
+            if k == n - 1:
+                end = size
+            elif boundary <= start:
+                end = start
+            else:
+                nl = data.find(b"\n", boundary - 1)
+                end = size if nl < 0 else nl + 1
+            pieces.append(data[start:end])
+            start = max(start, end)
+    else:
+        chunk = size // n
+        pieces = [data[k * chunk : (k + 1) * chunk if k < n - 1 else size] for k in range(n)]
+    if only:
+        inv.stdout.write(pieces[only - 1])
+        return
+    for piece in pieces:
+        if elide and not piece:
+            continue
+        out.open_next()
+        out.write(piece)
