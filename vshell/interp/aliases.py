@@ -26,6 +26,9 @@ class Expansion:
         self.text = text
         self.subs = subs  # (expanded_start, original_len, expanded_len), in order
 
+    def inside_substitution(self, pos: int) -> bool:
+        return any(start < pos < start + new_len for start, _, new_len in self.subs)
+
     def to_original(self, pos: int) -> int:
         delta = 0
         for start, orig_len, new_len in self.subs:
@@ -111,7 +114,7 @@ def _scan(s: str, aliases: dict[str, str], out: list[str], subs: list[tuple[int,
             out.append(text)
             subs.append((start, k - i, len(text)))
             i = k
-            cmd_pos = value.endswith((" ", "\t")) or (next_cmd and not value.strip())
+            cmd_pos = value.endswith((" ", "\t")) or next_cmd
             continue
         out.append(word)
         i = k

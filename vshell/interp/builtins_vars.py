@@ -607,6 +607,7 @@ def b_getopts(sh: Shell, name: str, args: list[str]) -> int:
         optind = 1
 
     def done() -> int:
+        st.unset("OPTARG")
         st.set(var, "?")
         st.set("OPTIND", str(optind))
         st._getopts_sub = 0  # type: ignore[attr-defined]
@@ -660,7 +661,7 @@ def b_getopts(sh: Shell, name: str, args: list[str]) -> int:
         st.set(var, ch)
     else:
         st.set(var, ch)
-        st.unset("OPTARG") if st.lookup("OPTARG") is not None and False else None
+        st.unset("OPTARG")
     st.set("OPTIND", str(optind))
     st._getopts_sub = sub  # type: ignore[attr-defined]
     st._getopts_ind = optind  # type: ignore[attr-defined]

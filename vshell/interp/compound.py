@@ -42,7 +42,15 @@ def _dispatch(sh: Shell, cmd: ast.Command) -> int:
         if isinstance(cmd, ast.SimpleCommand):
             return sh.run_simple(cmd)
         raise ShellError(f"{type(cmd).__name__}: not supported")
-    return fn(sh, cmd)
+    try:
+        return fn(sh, cmd)
+    except ShellError as e:
+        # an expansion error in a compound command's own words ends that command only
+        if e.fatal:
+            raise
+        sh.err(e.message)
+        sh.state.last_status = e.status
+        return e.status
 
 
 def _group(sh: Shell, cmd: ast.Group) -> int:
@@ -127,6 +135,10 @@ def _while(sh: Shell, cmd: ast.While) -> int:
 def _for(sh: Shell, cmd: ast.For) -> int:
     st = sh.state
     st.lineno = cmd.line
+    import re
+
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", cmd.var):
+        raise ShellError(f"`{cmd.var}': not a valid identifier")
     if cmd.words is None:
         items = list(st.positional)
     else:

@@ -134,6 +134,17 @@ class _Args:
 def _fmt_int(flags: str, width: str, prec: str | None, conv: str, v: int) -> str:
     if conv in "ouxX" and v < 0:
         v &= (1 << 64) - 1
+    if "#" in flags and conv in "oxX":
+        # C's alternate forms: 0NNN for octal, 0x only for non-zero hex
+        flags = flags.replace("#", "")
+        digits = _fmt_int(flags.replace("-", "").replace("0", ""), "", prec, conv, v)
+        if conv == "o" and not digits.startswith("0"):
+            digits = "0" + digits
+        elif conv in "xX" and v != 0:
+            digits = ("0x" if conv == "x" else "0X") + digits
+        return _pad(digits, flags, width, None) if "0" not in flags or "-" in flags else \
+            digits.rjust(int(width or 0), "0") if conv == "o" else \
+            digits[:2] + digits[2:].rjust(max(0, int(width or 0) - 2), "0")
     spec = "%" + flags.replace("'", "").replace("I", "") + width
     if prec is not None:
         spec += "." + (prec or "0")
@@ -172,18 +183,38 @@ def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
     return s
 
 
+class _BadFormat(Exception):
+    pass
+
+
 def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
-    """One pass over the format; returns (text, stop) where stop is a ``\\c`` in %b."""
+    """One pass over the format; returns (text, stop) where stop is a ``\\c`` or NUL."""
     out: list[str] = []
-    pos = 0
     fmt = _printf_escapes(fmt)
-    for m in _SPEC.finditer(fmt):
-        lit = fmt[pos : m.start()]
-        if "\\c" in lit:
-            out.append(lit[: lit.index("\\c")])
-            return "".join(out), True
+    i = 0
+    n = len(fmt)
+    while i < n:
+        k = fmt.find("%", i)
+        lit = fmt[i:] if k < 0 else fmt[i:k]
+        for stopper in ("\\c", "\x00"):
+            if stopper in lit:
+                out.append(lit[: lit.index(stopper)])
+                return "".join(out), True
         out.append(lit)
-        pos = m.end()
+        if k < 0:
+            break
+        m = _SPEC.match(fmt, k)
+        if m is None:
+            bad = fmt[k + 1 : k + 2]
+            sh.write_out("".join(out).encode("utf-8", "surrogateescape"))
+            if bad:
+                m2 = re.match(r"%[-+ #0'I]*(\*|\d+)?(?:\.(\*|\d*))?(.?)", fmt[k:])
+                bad = m2.group(3) if m2 and m2.group(3) else bad
+                sh.err(f"printf: `{bad}': invalid format character")
+            else:
+                sh.err("printf: `%': missing format character")
+            raise _BadFormat()
+        i = m.end()
         flags, width, prec, conv = m.group(1), m.group(2) or "", m.group(3), m.group(4)
         if conv == "%":
             out.append("%")
@@ -203,16 +234,16 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
             if a is None or a.strip() in ("", "-1"):
                 t = time.time()
             elif a.strip() == "-2":
-                t = sh.state.start_time
+                t = time.time() - (time.monotonic() - sh.state.start_time)
             else:
                 t = float(args.parse_num(a, "d"))
             from vshell.builtins import _timefmt
 
-            tz = _timefmt.zone({"TZ": sh.state.get("TZ") or ""})
-            text = _timefmt.strftime(tf, _timefmt.localtime(t, tz))
+            tz = _timefmt.zone({"TZ": sh.state.exported().get("TZ", "")})
+            text = _timefmt.strftime(tf, _timefmt.localtime(t, tz))[:128]
             out.append(_pad(text, flags, width, prec))
             continue
-        if conv in "diouxXc" and conv != "c":
+        if conv in "diouxX":
             v = int(args.num(conv))
             out.append(_fmt_int(flags, width, prec, conv, v))
         elif conv in "eEfFgGaA":
@@ -220,7 +251,8 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
             out.append(_fmt_float(flags, width, prec, conv, fv))
         elif conv == "c":
             a = args.next()
-            ch = a[:1] if a else ""
+            first = a.encode("utf-8", "surrogateescape")[:1] if a else b""
+            ch = first.decode("utf-8", "surrogateescape")
             out.append(_pad(ch, flags, width, None))
         elif conv == "s":
             a = args.next()
@@ -234,13 +266,6 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
         elif conv == "q":
             a = args.next()
             out.append(_pad(printf_q(a or ""), flags, width, None))
-        elif conv == "n":
-            pass
-    tail = fmt[pos:]
-    if "\\c" in tail:
-        out.append(tail[: tail.index("\\c")])
-        return "".join(out), True
-    out.append(tail)
     return "".join(out), False
 
 
@@ -273,16 +298,11 @@ def b_printf(sh: Shell, name: str, args: list[str]) -> int:
         return 2
     a = _Args(sh, rest)
     chunks: list[str] = []
-    bad = re.search(r"%[-+ #0]*(\*|\d+)?(\.(\*|\d*))?([^diouxXeEfFgGaAcsbqn%(hlLqjzt]|$)", fmt)
-    if bad and not _SPEC.search(fmt[bad.start():]) or (bad and _SPEC.match(fmt, bad.start())
-                                                      is None):
-        spec = bad.group(0)
-        sh.err(f"printf: `{spec[-1] if spec else '%'}': invalid format character"
-               if spec and spec[-1] != "%" else "printf: `%': missing format character")
-        if not _SPEC.search(fmt):
-            return 1
     while True:
-        text, stop = format_once(sh, fmt, a)
+        try:
+            text, stop = format_once(sh, fmt, a)
+        except _BadFormat:
+            return 1
         chunks.append(text)
         if stop or not a.more() or not _SPEC.search(fmt.replace("%%", "")):
             break

@@ -190,7 +190,8 @@ class Shell:
                 break
             group = [items[0]]
             for it in items[1:]:
-                if "\n" in exp.text[group[-1].end : it.start]:
+                if "\n" in exp.text[group[-1].end : it.start] and not \
+                        exp.inside_substitution(it.start):
                     break
                 group.append(it)
             status = self.run_list(ast.CommandList(group))
@@ -198,7 +199,13 @@ class Shell:
                 rest = rest[exp.to_original(items[len(group)].start) :]
                 continue
             if error is not None:
-                self._parse_failed(error, exp.text, name, top)
+                # the error may go away once aliases defined above are in force
+                nl = exp.text.find("\n", group[-1].end)
+                if nl < 0 or not self.state.aliases:
+                    self._parse_failed(error, exp.text, name, top)
+                    break
+                rest = rest[exp.to_original(nl + 1) :]
+                continue
             break
         return status
 

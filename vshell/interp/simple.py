@@ -141,7 +141,8 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                 assign(sh, a)
             except ShellError as e:
                 sh.err(e.message)
-                if e.fatal:
+                if e.fatal or "readonly variable" in e.message:
+                    # bash: a failed assignment ends a non-interactive shell
                     from vshell.interp.shell import ExitShell
 
                     raise ExitShell(e.status) from None
