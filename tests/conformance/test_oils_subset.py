@@ -1,0 +1,66 @@
+"""A fast regression guard on the Oils spec tests: chosen files must keep their scores.
+
+The full sets (`--set core`, `--set extended`) take minutes; this runs a handful of files
+covering the core language and fails when any file passes fewer cases than recorded.
+Raise a floor when a file improves; never lower one to make the test pass.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+RUNNER = SHARED / "tools" / "oils_spec.py"
+SPEC = SHARED / "conformance" / "oils" / "spec"
+
+# file -> cases that must pass (measured with --mode file on this implementation)
+FLOORS = {
+    "case_": 12,
+    "if_": 5,
+    "quote": 34,
+    "word-split": 40,
+    "var-op-strip": 29,
+    "var-op-test": 26,
+    "arith": 71,
+    "errexit": 33,
+    "command-sub": 28,
+    "pipeline": 25,
+    "here-doc": 30,
+    "redirect": 35,
+    "sh-func": 11,
+    "tilde": 12,
+    "glob": 37,
+    "brace-expansion": 54,
+    "array": 64,
+    "assoc": 38,
+    "dbracket": 41,
+}
+
+
+@pytest.mark.skipif(not RUNNER.exists(), reason="shared/ conformance suite not present")
+def test_oils_subset(tmp_path: Path) -> None:
+    vshell = shutil.which("vshell")
+    shell = vshell if vshell else f"{sys.executable} -m vshell"
+    out = tmp_path / "oils.json"
+    proc = subprocess.run(
+        [sys.executable, str(RUNNER), "--shell", shell, "--vshell", "--mode", "file",
+         "--spec-dir", str(SPEC), "--files", ",".join(FLOORS), "--json", str(out)],
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
+    )
+    assert out.exists(), proc.stdout[-2000:] + proc.stderr[-2000:]
+    data = json.loads(out.read_text())
+    below = []
+    for name, floor in FLOORS.items():
+        cases = data["files"][name]["cases"]
+        passed = sum(1 for c in cases if c["result"] not in ("FAIL", "TIME"))
+        if passed < floor:
+            failed = [f"{c['index']} {c['name']}" for c in cases if c["result"] in ("FAIL", "TIME")]
+            below.append(f"{name}: {passed} < {floor} (failing: {failed})")
+    assert not below, "\n".join(below)
