@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 _SAFE = re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
-_NEEDS_ANSI = re.compile(r"[\x00-\x1f\x7f]")
+_NEEDS_ANSI = re.compile(r"[\x00-\x1f\x7f\udc80-\udcff]")
 
 
 def ansi_c(s: str) -> str:

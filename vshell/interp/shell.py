@@ -465,7 +465,42 @@ class Shell:
         return simple.run(self, cmd)
 
     # --- expansion hooks used by the expander -----------------------------------------------
+    def _read_file_subst(self, source: str) -> str | None:
+        """``$(< file)``: bash reads the file instead of running a command."""
+        if not source.lstrip().startswith("<"):
+            return None
+        from vshell.syntax import ParseError, parse
+
+        try:
+            script = parse(source)
+        except ParseError:
+            return None
+        if len(script.items) != 1:
+            return None
+        pl = script.items[0].command.first
+        cmd = pl.commands[0] if len(pl.commands) == 1 else None
+        if not isinstance(cmd, ast.SimpleCommand) or cmd.words or cmd.assigns or len(
+                cmd.redirects) != 1 or cmd.redirects[0].op != "<":
+            return None
+        from vshell.interp import redirect
+
+        opened: list[Any] = []
+        try:
+            fds = redirect.apply(self, cmd.redirects, self.fds, opened)
+            data = fds[cmd.redirects[0].fd or 0].read()
+        except ShellError as e:
+            self.err(e.message)
+            self.state.last_status = 1
+            return ""
+        finally:
+            redirect.close_all(opened)
+        self.state.last_status = 0
+        return data.decode("utf-8", "surrogateescape").rstrip("\n")
+
     def command_substitution(self, source: str) -> str:
+        text = self._read_file_subst(source)
+        if text is not None:
+            return text
         out = sio.Collector()
         sub = self.child()
         sub.fds[1] = out
