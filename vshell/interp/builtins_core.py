@@ -721,39 +721,72 @@ def b_trap(sh: Shell, name: str, args: list[str]) -> int:
     return status
 
 
+def _job_pid(sh: Shell, spec: str) -> int | None:
+    """A pid or job spec (``%N``, ``%+``, ``%%``, ``%-``) as a pid; None if unknown."""
+    jobs = sorted(sh.ctx.jobs)
+    if spec.startswith("%"):
+        rest = spec[1:]
+        if rest in ("", "+", "%"):
+            return jobs[-1] if jobs else None
+        if rest == "-":
+            return jobs[-2] if len(jobs) > 1 else (jobs[-1] if jobs else None)
+        if rest.isdigit():
+            k = int(rest)
+            return jobs[k - 1] if 0 < k <= len(jobs) else None
+        return None
+    try:
+        return int(spec)
+    except ValueError:
+        return None
+
+
 def b_wait(sh: Shell, name: str, args: list[str]) -> int:
     jobs = sh.ctx.jobs
+    flags = [a for a in args if a.startswith("-") and a != "-"]
+    rest = [a for a in args if not (a.startswith("-") and a != "-")]
+    if "-n" in flags:
+        pending = [p for p in rest] or None
+        pids = sorted(jobs) if pending is None else [
+            p for p in (_job_pid(sh, x) for x in pending) if p is not None and p in jobs]
+        if not pids:
+            return 127
+        while True:
+            sh.check()
+            for pid in pids:
+                job = jobs[pid]
+                if not job.thread.is_alive():
+                    jobs.pop(pid, None)
+                    return job.status if job.status is not None else 0
+            jobs[pids[0]].thread.join(0.02)
     status = 0
-    targets: list[int] = []
-    flags = [a for a in args if a.startswith("-")]
-    rest = [a for a in args if not a.startswith("-")]
     if rest:
         for a in rest:
-            try:
-                targets.append(int(a.lstrip("%")))
-            except ValueError:
+            pid = _job_pid(sh, a)
+            if pid is None and not a.startswith("%") and not a.lstrip("-").isdigit():
                 sh.err(f"wait: `{a}': not a pid or valid job spec")
-                return 2
-    else:
-        targets = sorted(jobs)
-    if "-n" in flags and not rest:
-        targets = sorted(jobs)[:1]
-    for pid in targets:
-        job = jobs.get(pid)
-        if job is None:
-            sh.err(f"wait: pid {pid} is not a child of this shell")
-            status = 127
-            continue
+                status = 2
+                continue
+            job = jobs.get(pid) if pid is not None else None
+            if job is None:
+                if a.startswith("%"):
+                    sh.err(f"wait: {a}: no such job")
+                else:
+                    sh.err(f"wait: pid {a} is not a child of this shell")
+                status = 127
+                continue
+            while job.thread.is_alive():
+                sh.check()
+                job.thread.join(0.05)
+            status = job.status if job.status is not None else 0
+            jobs.pop(pid, None)
+        return status
+    for pid in sorted(jobs):
+        job = jobs[pid]
         while job.thread.is_alive():
             sh.check()
             job.thread.join(0.05)
-        status = job.status if job.status is not None else 0
-        if rest or "-n" in flags:
-            jobs.pop(pid, None)
-    if not rest and "-n" not in flags:
-        jobs.clear()
-        status = 0
-    return status
+    jobs.clear()
+    return 0
 
 
 def b_kill(sh: Shell, name: str, args: list[str]) -> int:

@@ -196,10 +196,9 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
     while i < n:
         k = fmt.find("%", i)
         lit = fmt[i:] if k < 0 else fmt[i:k]
-        for stopper in ("\\c", "\x00"):
-            if stopper in lit:
-                out.append(lit[: lit.index(stopper)])
-                return "".join(out), True
+        if "\\c" in lit:
+            out.append(lit[: lit.index("\\c")])
+            return "".join(out), True
         out.append(lit)
         if k < 0:
             break

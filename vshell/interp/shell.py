@@ -514,8 +514,10 @@ class Shell:
             status = e.status
         self.state.last_status = status
         self.last_cmdsub_status = status
-        text = out.getvalue().decode("utf-8", "surrogateescape")
-        return text.rstrip("\n")
+        data = out.getvalue()
+        if b"\x00" in data:  # bash drops NUL bytes (with a warning)
+            data = data.replace(b"\x00", b"")
+        return data.decode("utf-8", "surrogateescape").rstrip("\n")
 
     last_cmdsub_status: int | None = None
 

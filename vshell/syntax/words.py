@@ -247,7 +247,16 @@ _ANSI = {
 
 
 def decode_ansi_c(s: str, i: int) -> tuple[str, int]:
-    """Decode ``$'…'`` content starting after the opening quote; return (text, index after)."""
+    """Decode ``$'…'`` content starting after the opening quote; return (text, index after).
+
+    A NUL ends the string, as in bash (its strings are C strings).
+    """
+    text, end = _decode_ansi_c(s, i)
+    nul = text.find("\x00")
+    return (text if nul < 0 else text[:nul]), end
+
+
+def _decode_ansi_c(s: str, i: int) -> tuple[str, int]:
     out: list[str] = []
     n = len(s)
     j = i
