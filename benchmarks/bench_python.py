@@ -1,0 +1,194 @@
+"""vshell's ``python`` (CPython 3.12 on WASI in wasmtime) next to the host's native python3.
+
+    python benchmarks/bench_python.py [--runs N] [--json]
+
+Three workloads, each run the same way on both sides (the vshell side through the command
+dispatcher with a host directory mounted read-write at /work; the native side as a
+subprocess in that directory):
+
+* startup — ``python -c pass`` and ``python -c 'print(1)'`` (vshell: the compiled module is
+  already cached and loaded once, as in a long-lived sandbox process);
+* json — load a 20 MB JSON file, transform every record, dump the result to a file;
+* lines — read a 10 MB file line by line and sum the lengths.
+
+Reports the best and median wall time of N runs per side, the ratio vshell / native of the
+medians, and the same ratio for CPU time (the vshell guest runs on the calling thread, so its
+thread CPU time; the native side's is the child's user+system time), which a busy machine
+disturbs less than wall time.  The figures of one run are indicative, not exact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vshell import builtins  # noqa: E402
+from vshell.command import CancelToken, Invocation  # noqa: E402
+from vshell.interp.dispatch import call_command  # noqa: E402
+from vshell.vfs import VFS, HostBackend, Mount  # noqa: E402
+
+JSON_PROG = """
+import json
+with open('data.json') as f:
+    rows = json.load(f)
+out = [dict(r, total=r['price'] * r['qty'], tags=[t.upper() for t in r['tags']])
+       for r in rows if r['qty'] > 1]
+with open('out.json', 'w') as f:
+    json.dump(out, f)
+print(len(out))
+"""
+
+LINES_PROG = """
+n = total = 0
+with open('lines.txt') as f:
+    for line in f:
+        n += 1
+        total += len(line)
+print(n, total)
+"""
+
+WORKLOADS = [
+    ("startup: -c pass", ["-c", "pass"]),
+    ("startup: -c print(1)", ["-c", "print(1)"]),
+    ("json: 20 MB load/transform/dump", ["-c", JSON_PROG]),
+    ("lines: read 10 MB line by line", ["-c", LINES_PROG]),
+]
+
+
+def make_data(root: Path) -> None:
+    rng = random.Random(1)
+    rows = []
+    size = 0
+    while size < 20_000_000:
+        row = {"id": len(rows), "name": f"item-{rng.randrange(10**9)}", "price": rng.random() * 100,
+               "qty": rng.randrange(5), "tags": [f"t{rng.randrange(100)}" for _ in range(3)],
+               "note": "x" * rng.randrange(100)}
+        rows.append(row)
+        size += 120 + len(row["note"])
+    (root / "data.json").write_text(json.dumps(rows))
+    with open(root / "lines.txt", "w") as f:
+        written = 0
+        while written < 10_000_000:
+            line = f"line {written} {'y' * rng.randrange(150)}\n"
+            f.write(line)
+            written += len(line)
+
+
+Runner = Callable[[list[str]], tuple[float, float, int, bytes]]
+
+
+def vshell_runner(root: Path) -> Runner:
+    fs = VFS(mounts=[Mount("/work", HostBackend(str(root)))])
+    cmd = builtins.lookup("python3")
+    assert cmd is not None
+
+    def run(args: list[str]) -> tuple[float, float, int, bytes]:
+        out, err = io.BytesIO(), io.BytesIO()
+        inp = io.BytesIO()
+        inv = Invocation(name="python3", args=args, dir="/work", stdin=inp, stdout=out,
+                         stderr=err, env={"LC_ALL": "C.UTF-8"},
+                         fs=fs.bind({0: inp, 1: out, 2: err}),
+                         cancel=CancelToken(time.monotonic() + 600))
+        start, cpu = time.perf_counter(), time.thread_time()
+        status = call_command(cmd, inv)
+        return (time.perf_counter() - start, time.thread_time() - cpu, status,
+                out.getvalue() + err.getvalue())
+
+    return run
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def native_runner(root: Path, exe: str) -> Runner:
+    def run(args: list[str]) -> tuple[float, float, int, bytes]:
+        start, cpu = time.perf_counter(), _children_cpu()
+        p = subprocess.run([exe, *args], cwd=root, capture_output=True,
+                           env={"LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "")})
+        return (time.perf_counter() - start, _children_cpu() - cpu, p.returncode,
+                p.stdout + p.stderr)
+
+    return run
+
+
+def measure(run: Runner, args: list[str], runs: int) -> tuple[list[float], list[float], bytes]:
+    times: list[float] = []
+    cpus: list[float] = []
+    output = b""
+    for _ in range(runs):
+        seconds, cpu, status, output = run(args)
+        if status != 0:
+            raise SystemExit(f"workload failed ({status}): {output[-500:]!r}")
+        times.append(seconds)
+        cpus.append(cpu)
+    return times, cpus, output
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=10, help="runs per startup workload")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--native", default=sys.executable, help="the native interpreter")
+    opts = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        make_data(root)
+        vshell = vshell_runner(root)
+        native = native_runner(root, opts.native)
+        t0 = time.perf_counter()
+        vshell(["-c", "pass"])  # load (or compile) the runtime once
+        load = time.perf_counter() - t0
+        native_version = subprocess.run([opts.native, "-V"], capture_output=True,
+                                        text=True).stdout.strip()
+        results = []
+        for label, args in WORKLOADS:
+            runs = opts.runs if label.startswith("startup") else max(3, opts.runs // 3)
+            vt, vc, vout = measure(vshell, args, runs)
+            nt, nc, nout = measure(native, args, runs)
+            if vout != nout:
+                raise SystemExit(f"{label}: outputs differ: {vout[:200]!r} vs {nout[:200]!r}")
+            results.append({
+                "workload": label, "runs": runs,
+                "vshell_best_ms": round(min(vt) * 1000, 1),
+                "vshell_median_ms": round(statistics.median(vt) * 1000, 1),
+                "native_best_ms": round(min(nt) * 1000, 1),
+                "native_median_ms": round(statistics.median(nt) * 1000, 1),
+                "ratio_median": round(statistics.median(vt) / statistics.median(nt), 2),
+                "vshell_cpu_median_ms": round(statistics.median(vc) * 1000, 1),
+                "native_cpu_median_ms": round(statistics.median(nc) * 1000, 1),
+                "cpu_ratio_median": round(statistics.median(vc) / max(statistics.median(nc),
+                                                                      1e-6), 2),
+            })
+    if opts.json:
+        print(json.dumps({"first_load_s": round(load, 3), "native": native_version,
+                          "load_average": os.getloadavg(), "results": results}, indent=2))
+        return
+    print(f"vshell python: CPython 3.12.0 WASI; native: {native_version} ({opts.native})")
+    print(f"runtime load in this process: {load * 1000:.0f} ms;"
+          f" load average {os.getloadavg()[0]:.2f}")
+    print(f"{'workload':32s} {'vshell best/median':>20s} {'native best/median':>20s}"
+          f" {'wall':>6s} {'cpu':>6s}")
+    for r in results:
+        print(f"{r['workload']:32s} {r['vshell_best_ms']:>9.1f}/{r['vshell_median_ms']:<9.1f}ms"
+              f" {r['native_best_ms']:>9.1f}/{r['native_median_ms']:<9.1f}ms"
+              f" {r['ratio_median']:>5.2f}x {r['cpu_ratio_median']:>5.2f}x")
+
+
+if __name__ == "__main__":
+    main()

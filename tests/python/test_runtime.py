@@ -1,0 +1,215 @@
+"""The runtime around the guest: pinned binary, private compile cache, guest files, pipes."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from pyharness import make_fs
+
+import pywasm
+from vshell import builtins
+from vshell.command import Cancelled, CancelToken, Invocation
+from vshell.interp.dispatch import call_command
+from vshell.python import cache, guest_files
+from vshell.python.guestfs import GuestFS, join
+
+
+def test_binary_is_pinned(tmp_path: Path) -> None:
+    data = pywasm.read_verified()
+    assert len(data) == pywasm.WASM_SIZE
+    fake = tmp_path / "python.wasm"
+    fake.write_bytes(data[:-1] + b"\0")
+    with pytest.raises(pywasm.RuntimeMissing, match="SHA-256"):
+        pywasm.read_verified(fake)
+
+
+def test_cache_dir_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    folder = cache.cache_dir()
+    assert folder == tmp_path / "c" / "vshell"
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    os.chmod(folder, 0o755)
+    assert cache.cache_dir() == folder
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")  # not absolute: ignored
+    assert cache.cache_dir() != Path("relative/dir/vshell")
+
+
+def test_trusted_file_and_atomic_write(tmp_path: Path) -> None:
+    path = tmp_path / "a.cwasm"
+    cache.write_atomic(path, b"data")
+    assert path.read_bytes() == b"data" and cache.trusted_file(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    os.chmod(path, 0o664)
+    assert not cache.trusted_file(path)
+    assert not cache.trusted_file(tmp_path / "missing")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.cwasm"]  # no temporary left
+
+
+def test_damaged_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compile once, load from the cache after, rebuild a damaged artifact (no real compile:
+    the warm fixture compiles for real on a fresh machine)."""
+    import wasmtime
+
+    from vshell.python import runtime
+
+    events: list[str] = []
+
+    class FakeModule:
+        def __init__(self, engine: object, data: bytes) -> None:
+            assert data[:4] == b"\0asm"
+            events.append("compile")
+
+        def serialize(self) -> bytes:
+            return b"ARTIFACT" * 1000
+
+        @classmethod
+        def deserialize_file(cls, engine: object, path: str) -> FakeModule:
+            if Path(path).read_bytes() != b"ARTIFACT" * 1000:
+                raise wasmtime.WasmtimeError("failed deserialization")
+            events.append("load")
+            return cls.__new__(cls)
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(wasmtime, "Module", FakeModule)
+    notes: list[str] = []
+    runtime._load_module(None, lambda: notes.append("notice"))
+    folder = cache.cache_dir()
+    assert folder is not None
+    (artifact,) = folder.glob("*.cwasm")
+    runtime._load_module(None, lambda: notes.append("notice"))
+    assert (events, notes) == (["compile", "load"], ["notice"])
+    artifact.write_bytes(b"garbage")
+    runtime._load_module(None, lambda: notes.append("notice"))
+    assert (events, notes) == (["compile", "load", "compile"], ["notice", "notice"])
+    assert artifact.read_bytes() == b"ARTIFACT" * 1000
+    os.chmod(artifact, 0o666)  # writable by others: never trusted, rebuilt
+    runtime._load_module(None, lambda: notes.append("notice"))
+    assert events[-1] == "compile"
+
+
+def test_join_clamps_at_root() -> None:
+    assert join("/", "work/a/../b") == "/work/b"
+    assert join("/work", "../../../etc") == "/etc"
+    assert join("/work", "/abs") == "/work/abs"
+    assert join("/", "") == "/"
+
+
+def test_guestfs_overlay(tmp_path: Path) -> None:
+    fs = make_fs(tmp_path)
+    gfs = GuestFS(fs, guest_files("/work", None))
+    assert gfs.stat("/pyvenv.cfg").st_size > 0
+    assert stat.S_ISDIR(gfs.stat("/lib/python3.12/site-packages").st_mode)
+    names = [n for n, _, _ in gfs.listdir("/")]
+    assert "pyvenv.cfg" not in names and "lib" not in names and "work" in names
+    assert [n for n, _, _ in gfs.listdir("/lib/python3.12/site-packages")] == [
+        "sitecustomize.py"
+    ]
+    assert b"'cwd': '/work'" in gfs.open("/lib/python3.12/site-packages/sitecustomize.py",
+                                          "rb").read()
+    with pytest.raises(OSError):
+        gfs.open("/pyvenv.cfg", "wb")
+
+
+def test_blocked_pipe_read_is_cancelled(tmp_path: Path, warm: None) -> None:
+    from vshell.interp.io import Pipe
+
+    token = CancelToken(time.monotonic() + 0.4)
+    pipe = Pipe(cancel=token)  # nobody ever writes: the guest blocks reading stdin
+    out, err = io.BytesIO(), io.BytesIO()
+    inv = Invocation(name="python3", args=["-c", "import sys; sys.stdin.read()"], dir="/work",
+                     stdin=pipe.reader, stdout=out, stderr=err, env={},
+                     fs=make_fs(tmp_path), cancel=token)
+    start = time.monotonic()
+    with pytest.raises(Cancelled):
+        call_command(builtins.lookup("python3"), inv)
+    assert time.monotonic() - start < 1.0
+
+
+def test_pipe_to_pipe_streaming(tmp_path: Path, warm: None) -> None:
+    from vshell.interp.io import Pipe
+
+    token = CancelToken(time.monotonic() + 20)
+    pin, pout = Pipe(cancel=token), Pipe(cancel=token)
+    got = bytearray()
+
+    def feed() -> None:
+        for i in range(20000):
+            pin.writer.write(b"%d\n" % i)
+        pin.close_writer()
+
+    def drain() -> None:
+        while chunk := pout.reader.read(65536):
+            got.extend(chunk)
+
+    threads = [threading.Thread(target=feed), threading.Thread(target=drain)]
+    for t in threads:
+        t.start()
+    prog = "import sys\nfor l in sys.stdin: print(l, end='')"
+    inv = Invocation(name="python3", args=["-c", prog], dir="/work", stdin=pin.reader,
+                     stdout=pout.writer, stderr=io.BytesIO(), env={}, fs=make_fs(tmp_path),
+                     cancel=token)
+    status = call_command(builtins.lookup("python3"), inv)
+    pout.close_writer()
+    for t in threads:
+        t.join()
+    assert status == 0
+    assert bytes(got) == b"".join(b"%d\n" % i for i in range(20000))
+
+
+def test_guest_pointers_are_bounds_checked(tmp_path: Path) -> None:
+    import struct
+
+    from vshell.python import wasi as w
+
+    out = io.BytesIO()
+    inv = Invocation(name="python3", args=[], dir="/", stdin=io.BytesIO(b"abc"), stdout=out,
+                     stderr=io.BytesIO(), env={}, fs=make_fs(tmp_path), cancel=CancelToken())
+    run = w.Wasi(inv, ["python3"], {}, GuestFS(inv.fs, {}))
+    mem = memoryview(bytearray(1024))
+    run.view = lambda caller: mem  # type: ignore[method-assign]
+    struct.pack_into("<II", mem, 0, 1000, 100)  # iovec past the end of memory
+    with pytest.raises(w.Fault):
+        run.fd_write(0, 1, 0, 1, 16)
+    with pytest.raises(w.Fault):
+        run.fd_read(0, 0, 0, 1, 16)
+    with pytest.raises(w.Fault):
+        run.random_get(0, 1000, 2**31)
+    with pytest.raises(struct.error):  # the host callback turns this into EFAULT too
+        run.args_sizes_get(0, 1022, 0)
+    struct.pack_into("<II", mem, 0, 100, 5)
+    mem[100:105] = b"hello"
+    assert run.fd_write(0, 1, 0, 1, 16) == 0 and out.getvalue() == b"hello"
+    assert struct.unpack_from("<I", mem, 16)[0] == 5
+    assert run.fd_read(0, 0, 0, 1, 16) == 0 and bytes(mem[100:103]) == b"abc"
+    with pytest.raises(w.WasiError):
+        run.fd_write(0, 9, 0, 1, 16)  # not open
+    assert run.sock_recv(0, 1, 2, 3, 4, 5) == 58  # ENOTSUP
+
+
+def test_wasmtime_is_imported_lazily() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, vshell.python, vshell.builtins.python, pywasm;"
+            " print('wasmtime' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], check=True).stdout
+    assert out == "False\n"
+
+
+def test_prune_old_artifacts(tmp_path: Path) -> None:
+    keep, old, fresh, tmp = (tmp_path / n for n in (
+        "python-a.cwasm", "python-b.cwasm", "python-c.cwasm", ".tmp-x"))
+    for p in (keep, old, fresh, tmp):
+        p.write_bytes(b"x")
+    for p in (keep, old, tmp):
+        os.utime(p, (1, 1))
+    cache.prune(tmp_path, "python-*.cwasm", keep)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["python-a.cwasm", "python-c.cwasm"]

@@ -1,0 +1,116 @@
+"""``python`` / ``python3``: CPython 3.12 (WASI) seeing exactly the sandbox.
+
+``python [OPTIONS] [-c CODE | -m MODULE | FILE | -] [ARGS]``: every option is the guest
+CPython's own (``-u -I -S -E -B -O -W -X``, ``-V``, ``--help`` …) and is passed through as
+given.  The host only finds the program operand: a FILE is handed to the guest as an absolute
+virtual path (the guest starts in "/" and would resolve it there) and ``sys.argv[0]`` keeps
+the user's spelling.  With no program, or ``-``, the guest reads the program from stdin.
+With ``-S`` (no ``site``, so vshell's sitecustomize cannot run) the program is started by a
+small bootstrap instead, which sets the same working directory and ``sys.argv``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vshell.command import Invocation
+
+# Options whose value is the next argument when not attached (-W arg, -X opt).
+_WITH_VALUE = "WX"
+_LONG_WITH_VALUE = ("--check-hash-based-pycs",)
+
+
+@dataclass
+class CommandLine:
+    """A python command line split at its program: options, program, the program's args."""
+
+    options: list[str] = field(default_factory=list)
+    kind: str | None = None  # "c", "m", "file", "stdin" (explicit "-"), or None
+    value: str | None = None
+    rest: list[str] = field(default_factory=list)
+    index: int | None = None  # where FILE sits in the original args
+
+    @property
+    def no_site(self) -> bool:
+        return any(
+            opt.startswith("-") and not opt.startswith("--") and "S" in _flags(opt)
+            for opt in self.options
+        )
+
+
+def _flags(opt: str) -> str:
+    """The flag letters of a short-option group (stopping at -W/-X, whose value follows)."""
+    out = ""
+    for ch in opt[1:]:
+        out += ch
+        if ch in _WITH_VALUE:
+            break
+    return out
+
+
+def split_command_line(args: list[str]) -> CommandLine:
+    """Split ``args`` the way CPython's own getopt does."""
+    line = CommandLine()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "-":
+            line.kind, line.rest = "stdin", args[i + 1 :]
+            return line
+        if arg == "--":
+            if i + 1 < len(args):
+                line.kind, line.value, line.index = "file", args[i + 1], i + 1
+                line.rest = args[i + 2 :]
+            return line
+        if arg.startswith("--"):
+            take = 2 if arg in _LONG_WITH_VALUE and i + 1 < len(args) else 1
+            line.options += args[i : i + take]
+            i += take
+            continue
+        if arg.startswith("-"):
+            take = 1
+            for j, flag in enumerate(arg[1:], start=1):
+                if flag in "cm":
+                    if j > 1:
+                        line.options.append(arg[:j])
+                    if j + 1 < len(arg):
+                        line.kind, line.value, line.rest = flag, arg[j + 1 :], args[i + 1 :]
+                    elif i + 1 < len(args):
+                        line.kind, line.value, line.rest = flag, args[i + 1], args[i + 2 :]
+                    else:  # "-c" without its code: the guest reports it
+                        line.options.append(arg[j:])
+                    return line
+                if flag in _WITH_VALUE:
+                    if j == len(arg) - 1 and i + 1 < len(args):
+                        take = 2
+                    break
+            line.options += args[i : i + take]
+            i += take
+            continue
+        line.kind, line.value, line.index, line.rest = "file", arg, i, args[i + 1 :]
+        return line
+    return line
+
+
+def locate_program(args: list[str]) -> int | None:
+    """Index of the FILE operand in ``args``, None for -c/-m/-/stdin/option-only calls."""
+    return split_command_line(args).index
+
+
+def run(inv: Invocation) -> int:
+    from vshell import python
+
+    args = list(inv.args)
+    line = split_command_line(args)
+    if line.no_site:
+        argv0 = line.value if line.kind == "file" else ("-" if line.kind == "stdin" else "")
+        value = inv.abs(line.value) if line.kind == "file" and line.value else line.value
+        boot = python.nosite_bootstrap(inv.name, inv.dir, line.kind or "stdin", value,
+                                       [argv0 or "", *line.rest],
+                                       python.line_buffered(inv.python))
+        return python.run(inv, [*line.options, "-c", boot])
+    argv0 = None
+    if line.index is not None:
+        argv0 = args[line.index]
+        args[line.index] = inv.abs(argv0)
+    return python.run(inv, args, argv0)

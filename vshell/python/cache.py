@@ -1,0 +1,98 @@
+"""The on-disk cache of the compiled Python runtime (``Module.serialize`` artifacts).
+
+Loading a cached artifact maps native code into the process, so the cache is trusted only
+when it is private: a directory we own with mode 0700 (``$XDG_CACHE_HOME/vshell`` or
+``~/.cache/vshell``), files we own that nobody else can write.  Anything else is ignored and
+the module is compiled in memory.  Files are written to a temporary name and renamed, so a
+reader never sees half an artifact; a file that fails to load is deleted and rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import tempfile
+import time
+from pathlib import Path
+
+STALE_AFTER = 86400.0  # seconds: other artifacts untouched this long are pruned
+
+
+def cache_dir() -> Path | None:
+    """The private cache directory, created if needed; None when none can be trusted."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    path = Path(base) / "vshell"
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            return None
+        if info.st_mode & 0o077:
+            os.chmod(path, 0o700)
+    except OSError:
+        return None
+    return path
+
+
+def key(*parts: str) -> str:
+    """A short stable digest of everything an artifact depends on."""
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+
+
+def trusted_file(path: Path) -> bool:
+    """True if ``path`` is a regular, non-empty file we own and only we can write."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return (
+        stat.S_ISREG(info.st_mode)
+        and info.st_uid == os.getuid()
+        and not info.st_mode & 0o022
+        and info.st_size > 0
+    )
+
+
+def write_atomic(path: Path, data: bytes | bytearray) -> None:
+    """Write ``data`` to ``path`` through a private temporary file and a rename."""
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def remove(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def prune(folder: Path, pattern: str, keep: Path) -> None:
+    """Remove artifacts matching ``pattern`` other than ``keep`` (left by an older wasmtime or
+    runtime) once unused for a day, and temporary files a crashed writer left behind."""
+    now = time.time()
+    candidates = [*folder.glob(pattern), *folder.glob(".tmp-*")]
+    for path in candidates:
+        if path == keep:
+            continue
+        with contextlib.suppress(OSError):
+            if now - os.lstat(path).st_mtime > STALE_AFTER:
+                os.unlink(path)

@@ -1,0 +1,198 @@
+"""The filesystem the guest sees: the sandbox's VFS, plus vshell's few read-only guest files.
+
+The extra files (``/pyvenv.cfg`` and the rendered ``sitecustomize.py``) exist only for the
+guest; they are found by lookups, shadow nothing the VFS has except those exact paths, and are
+left out of the listing of ``/`` so ``os.listdir('/')`` shows what ``ls /`` shows.  Every other
+path goes to the VFS untouched, so mounts, read-only rules and deny patterns hold as they do for
+every command.  ``/usr`` never reaches here: the guest's own runtime (wasi-vfs) owns it.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import stat as st
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vshell.python import abi
+
+
+@dataclass(frozen=True)
+class SynthStat:
+    """A stat result for a guest file vshell makes up."""
+
+    st_mode: int
+    st_size: int
+    st_ino: int
+    st_dev: int = 0x76736800
+    st_nlink: int = 1
+    st_uid: int = 0
+    st_gid: int = 0
+    st_atime_ns: int = 0
+    st_mtime_ns: int = 0
+    st_ctime_ns: int = 0
+
+
+def join(base: str, rel: str) -> str:
+    """``rel`` (a WASI path relative to directory ``base``) as a normalised virtual path.
+
+    ``..`` stops at ``/``, as everywhere in vshell; an absolute ``rel`` is still taken
+    relative to ``base`` (WASI has no absolute paths)."""
+    parts: list[str] = [] if base == "/" else base.strip("/").split("/")
+    for part in rel.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return "/" + "/".join(parts)
+
+
+def _ino(path: str) -> int:
+    return (zlib.crc32(path.encode("utf-8", "surrogateescape")) << 1) | 1
+
+
+def filetype(mode: int) -> int:
+    """The WASI file type of an ``st_mode``."""
+    fmt = st.S_IFMT(mode)
+    if fmt == st.S_IFREG:
+        return abi.FILETYPE_REGULAR_FILE
+    if fmt == st.S_IFDIR:
+        return abi.FILETYPE_DIRECTORY
+    if fmt == st.S_IFLNK:
+        return abi.FILETYPE_SYMBOLIC_LINK
+    if fmt == st.S_IFCHR:
+        return abi.FILETYPE_CHARACTER_DEVICE
+    return abi.FILETYPE_UNKNOWN
+
+
+def _erofs(path: str) -> OSError:
+    return OSError(errno.EROFS, "Read-only file system", path)
+
+
+class GuestFS:
+    """The VFS with ``files`` (absolute path → content) laid over it, read-only."""
+
+    def __init__(self, vfs: Any, files: Mapping[str, bytes]) -> None:
+        self.vfs = vfs
+        self.files = dict(files)
+        self.children: dict[str, dict[str, int]] = {}
+        for path in self.files:
+            parent, _, name = path.rpartition("/")
+            kind = abi.FILETYPE_REGULAR_FILE
+            while True:
+                parent = parent or "/"
+                self.children.setdefault(parent, {})[name] = kind
+                if parent == "/":
+                    break
+                parent, _, name = parent.rpartition("/")
+                kind = abi.FILETYPE_DIRECTORY
+
+    # --- lookups ---
+    def stat(self, path: str, follow: bool = True) -> Any:
+        data = self.files.get(path)
+        if data is not None:
+            return SynthStat(st.S_IFREG | 0o444, len(data), _ino(path))
+        try:
+            return self.vfs.stat(path) if follow else self.vfs.lstat(path)
+        except FileNotFoundError:
+            if path in self.children:
+                return SynthStat(st.S_IFDIR | 0o555, 0, _ino(path), st_nlink=2)
+            raise
+
+    def listdir(self, path: str) -> list[tuple[str, int, int]]:
+        """``(name, WASI file type, inode)`` for each entry of directory ``path``."""
+        extra = self.children.get(path, {}) if path != "/" else {}
+        try:
+            entries = self.vfs.scandir(path)
+        except FileNotFoundError:
+            if path in self.children:
+                entries = []
+            else:
+                raise
+        out: list[tuple[str, int, int]] = []
+        seen: set[str] = set()
+        for entry in entries:
+            name = entry.name
+            seen.add(name)
+            try:
+                if entry.is_symlink():
+                    kind = abi.FILETYPE_SYMBOLIC_LINK
+                elif entry.is_dir():
+                    kind = abi.FILETYPE_DIRECTORY
+                elif entry.is_file():
+                    kind = abi.FILETYPE_REGULAR_FILE
+                else:
+                    kind = abi.FILETYPE_UNKNOWN
+            except OSError:
+                kind = abi.FILETYPE_UNKNOWN
+            out.append((name, kind, _ino(join(path, name))))
+        for name, kind in extra.items():
+            if name not in seen:
+                out.append((name, kind, _ino(join(path, name))))
+        return out
+
+    def is_synthetic(self, path: str) -> bool:
+        return path in self.files or (path in self.children and path != "/")
+
+    # --- files ---
+    def open(self, path: str, mode: str) -> Any:
+        data = self.files.get(path)
+        if data is not None:
+            if mode != "rb":
+                raise _erofs(path)
+            return io.BytesIO(data)
+        return self.vfs.open(path, mode)
+
+    # --- changes (refused on vshell's own files) ---
+    def _guard(self, *paths: str) -> None:
+        for path in paths:
+            if path in self.files:
+                raise _erofs(path)
+
+    def mkdir(self, path: str) -> None:
+        self._guard(path)
+        if path in self.children and path != "/" and not self.vfs.exists(path):
+            raise OSError(errno.EEXIST, "File exists", path)
+        self.vfs.mkdir(path)
+
+    def rmdir(self, path: str) -> None:
+        self._guard(path)
+        self.vfs.rmdir(path)
+
+    def unlink(self, path: str) -> None:
+        self._guard(path)
+        self.vfs.unlink(path)
+
+    def rename(self, src: str, dst: str) -> None:
+        self._guard(src, dst)
+        self.vfs.rename(src, dst)
+
+    def symlink(self, target: str, linkpath: str) -> None:
+        self._guard(linkpath)
+        self.vfs.symlink(target, linkpath)
+
+    def link(self, src: str, dst: str) -> None:
+        self._guard(src, dst)
+        self.vfs.link(src, dst)
+
+    def readlink(self, path: str) -> str:
+        if self.is_synthetic(path):
+            raise OSError(errno.EINVAL, "Invalid argument", path)
+        return self.vfs.readlink(path)
+
+    def utime(self, path: str, ns: tuple[int, int], follow: bool = True) -> None:
+        self._guard(path)
+        if follow:
+            self.vfs.utime(path, ns=ns)
+        else:
+            self.vfs.utime(path, ns=ns, follow_symlinks=False)
+
+    def truncate(self, path: str, length: int) -> None:
+        self._guard(path)
+        self.vfs.truncate(path, length)

@@ -1,0 +1,309 @@
+"""Running the CPython-WASI guest: one engine per process, a fresh store per run.
+
+* The module is compiled once per machine and cached on disk (:mod:`vshell.python.cache`);
+  later processes map the artifact in well under a millisecond.
+* One ``Engine`` with epoch interruption and one ticker thread advancing the epoch every
+  :data:`TICK` seconds while any guest runs.  Each store has a deadline callback that looks at
+  the run's cancel token on every tick: a timeout or cancel stops the guest within a tick,
+  even in a ``while True: pass``.
+* The WASI imports are defined once on a shared ``Linker`` through the unchecked C API, and an
+  ``InstancePre`` makes instantiation cheap.  Host functions find their run through a
+  thread-local: a guest executes, and calls back, on the thread that started it.
+* Each run gets a new ``Store`` with a memory limit, its own :class:`~vshell.python.wasi.Wasi`
+  state, and is closed at the end, so nothing survives from one run to the next.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import os
+import platform
+import struct
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from vshell.command import Cancelled, Exit
+from vshell.python import abi, cache
+from vshell.python.guestfs import GuestFS
+from vshell.python.wasi import Fault, Stop, Wasi, WasiError
+
+TICK = 0.01
+ARTIFACT_FORMAT = "vshell-python-1"
+COMPILE_NOTICE = "vshell: compiling the Python runtime (first run only)…\n"
+DEFAULT_MEMORY_LIMIT = 1 << 30
+MIN_MEMORY_LIMIT = 16 << 20  # the guest's memory starts at 10 MiB
+
+_tls = threading.local()
+_lock = threading.Lock()
+_runtime: Runtime | None = None
+
+
+class Ticker:
+    """Advances the engine's epoch every TICK while at least one guest runs."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.active = 0
+        self.cond = threading.Condition()
+        self.thread: threading.Thread | None = None
+
+    def add(self) -> None:
+        with self.cond:
+            self.active += 1
+            if self.thread is None:
+                self.thread = threading.Thread(
+                    target=self._loop, name="vshell-python-epoch", daemon=True
+                )
+                self.thread.start()
+            self.cond.notify()
+
+    def remove(self) -> None:
+        with self.cond:
+            self.active -= 1
+
+    def _loop(self) -> None:
+        while True:
+            with self.cond:
+                while self.active == 0:
+                    self.cond.wait()
+                if self.engine is None:
+                    return
+            time.sleep(TICK)
+            with self.cond:
+                if self.engine is None:
+                    return
+                self.engine.increment_epoch()
+
+    def stop(self) -> bool:
+        """Stop ticking for good; False (and nothing done) while a guest still runs."""
+        with self.cond:
+            if self.active:
+                return False
+            self.engine = None
+            self.active = 1  # wake the loop so it sees the engine is gone
+            self.cond.notify()
+            return True
+
+
+def _wasmtime_id() -> str:
+    """The identity of the loaded libwasmtime (a reinstall or upgrade changes it).
+
+    Cheaper than importlib.metadata (tens of ms); an artifact also records the wasmtime
+    version itself and ``deserialize_file`` refuses a mismatch, which rebuilds the cache."""
+    from wasmtime import _ffi
+
+    try:
+        lib = os.stat(_ffi.filename)
+    except OSError:
+        return f"{_ffi.filename}:?"
+    return f"{_ffi.filename}:{lib.st_size}:{lib.st_mtime_ns}:{lib.st_ino}"
+
+
+def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
+    """The compiled guest: from the private cache, or compiled (and cached) now."""
+    import wasmtime
+
+    import pywasm
+
+    digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.WASM_SHA256,
+                       "epoch_interruption=1", platform.machine())
+    folder = cache.cache_dir()
+    path = folder / f"python-{pywasm.PYTHON_VERSION}-{digest}.cwasm" if folder else None
+    if path is not None and cache.trusted_file(path):
+        try:
+            return wasmtime.Module.deserialize_file(engine, str(path))
+        except Exception:  # noqa: BLE001 - a stale or damaged artifact: rebuild it
+            cache.remove(path)
+    data = pywasm.read_verified()
+    notify()
+    module = wasmtime.Module(engine, data)
+    if path is not None:
+        with contextlib.suppress(Exception):  # no cache this time; the run still works
+            cache.write_atomic(path, module.serialize())
+            cache.prune(path.parent, "python-*.cwasm", path)
+    return module
+
+
+def _host_function(method: Callable[..., Any], fmt: str, nparams: int, has_result: bool) -> Any:
+    """A raw wasmtime callback running ``method(run, caller, *args)`` for the current run."""
+    from vshell.python import _native
+
+    unpack = struct.Struct(fmt).unpack
+    size = 16 * nparams
+    args_at = (ctypes.c_char * max(size, 1)).from_address  # a view, cheaper than string_at
+    i32_at = ctypes.c_int32.from_address
+    trap_new = _native.trap_new
+    wasi_errno = abi.wasi_errno
+
+    def callback(env: int, caller: int, vals: int, nvals: int) -> int:
+        run = _tls.run
+        try:
+            result = method(run, caller, *unpack(args_at(vals)) if size else ())
+        except Stop:
+            return trap_new(b"vshell: guest stopped", 21) or 0
+        except OSError as e:
+            result = wasi_errno(e)
+        except WasiError as e:
+            result = e.code
+        except (Fault, struct.error, IndexError):
+            result = abi.EFAULT
+        except Cancelled as e:  # a pipe or stream noticed the cancel before we did
+            run.stop_reason = run.cancel.reason or str(e) or "canceled"
+            return trap_new(b"vshell: guest stopped", 21) or 0
+        except KeyboardInterrupt:
+            run.interrupted = True
+            return trap_new(b"vshell: interrupted", 19) or 0
+        except BaseException as e:  # noqa: BLE001 - a host bug must not kill the process
+            run.host_errors.append(e)
+            result = abi.EIO
+        if has_result:
+            i32_at(vals).value = result
+        return 0
+
+    return _native.HOSTFN(callback)
+
+
+def _on_epoch(ctx: int, env: int, delta: Any, kind: Any) -> int:
+    """Each tick: stop the guest if its run was cancelled, else wait for the next tick."""
+    from vshell.python import _native
+
+    run = getattr(_tls, "run", None)
+    try:
+        if run is not None and not run.should_stop():
+            delta[0] = 1
+            kind[0] = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
+            return 0
+    except KeyboardInterrupt:  # Ctrl-C reaches Python code here while a guest spins
+        run.interrupted = True
+    except BaseException:  # noqa: BLE001, S110 - whatever went wrong, stop the guest
+        pass
+    return _native.error_new(b"vshell: python stopped") or 0
+
+
+class Runtime:
+    """The process-wide engine, compiled module, linker and ticker."""
+
+    def __init__(self, notify: Callable[[], None]) -> None:
+        import wasmtime
+
+        from vshell.python import _native
+
+        config = wasmtime.Config()
+        config.epoch_interruption = True
+        self.engine = wasmtime.Engine(config)
+        self.module = _load_module(self.engine, notify)
+        self.linker = wasmtime.Linker(self.engine)
+        self._keep: list[Any] = []
+        for imp in self.module.imports:
+            ty = imp.type
+            params = [str(p) for p in ty.params]
+            fmt = "<" + "".join("I12x" if p == "i32" else "Q8x" for p in params)
+            method = getattr(Wasi, imp.name or "", None) or Wasi.unsupported
+            cb = _host_function(method, fmt, len(params), bool(ty.results))
+            self._keep += [ty, cb]
+            module_name = (imp.module or "").encode()
+            name = (imp.name or "").encode()
+            err = _native.define_unchecked(
+                _native.as_void(self.linker.ptr()), module_name, len(module_name), name,
+                len(name), _native.as_void(ty.ptr()), cb, None, None)
+            if err:
+                raise _native.error_from(err)
+        self.pre = self.linker.instantiate_pre(self.module)
+        self.epoch_callback = _native.EPOCHFN(_on_epoch)
+        self.ticker = Ticker(self.engine)
+
+    def close(self) -> None:
+        """Free the native objects in a safe order (at exit, before wasmtime's globals go)."""
+        if not self.ticker.stop():
+            return
+        for obj in (self.pre, self.linker, self.module, self.engine):
+            with contextlib.suppress(Exception):  # best effort at exit
+                obj.close()
+        self._keep.clear()
+
+
+def runtime(notify: Callable[[], None] = lambda: None) -> Runtime:
+    """The process-wide runtime, built (and the module loaded or compiled) on first use."""
+    global _runtime
+    if _runtime is None:
+        with _lock:
+            if _runtime is None:
+                _runtime = Runtime(notify)
+                atexit.register(_shutdown)
+    return _runtime
+
+
+def _shutdown() -> None:
+    global _runtime
+    rt, _runtime = _runtime, None
+    if rt is not None:
+        rt.close()
+
+
+def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
+        memory_limit: int = DEFAULT_MEMORY_LIMIT) -> int:
+    """Run the guest with ``argv`` for invocation ``inv``; its exit status (0-255).
+
+    Raises :class:`~vshell.command.Cancelled` once the guest has stopped if the run's
+    token was cancelled or its deadline passed."""
+    import wasmtime
+
+    from vshell.python import _native
+
+    def notify() -> None:
+        with contextlib.suppress(Exception):  # a notice is not worth failing for
+            inv.stderr.write(COMPILE_NOTICE.encode())
+            inv.stderr.flush()
+
+    rt = runtime(notify)
+    inv.cancel.check()
+    if memory_limit < MIN_MEMORY_LIMIT:
+        raise Exit(1, f"memory limit too small: {memory_limit} bytes (minimum {MIN_MEMORY_LIMIT})")
+    wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files))
+    store = wasmtime.Store(rt.engine)
+    failure: BaseException | None = None
+    prev = getattr(_tls, "run", None)
+    try:
+        store.set_limits(memory_size=memory_limit)
+        _native.epoch_deadline_callback(_native.as_void(store.ptr()), rt.epoch_callback,
+                                        None, None)
+        store.set_epoch_deadline(1)
+        _tls.run = wasi
+        rt.ticker.add()
+        try:
+            instance = rt.pre.instantiate(store)
+            exports = instance.exports(store)
+            wasi.bind_memory(exports["memory"]._memory, _native.as_void(store._context()))
+            try:
+                exports["_start"](store)
+            except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
+                failure = e
+        finally:
+            rt.ticker.remove()
+            _tls.run = prev
+    finally:
+        wasi.close()
+        store.close()
+    if wasi.host_errors and os.environ.get("VSHELL_DEBUG"):
+        import traceback
+
+        for exc in wasi.host_errors:  # each was answered EIO to the guest
+            traceback.print_exception(exc)
+    if wasi.interrupted:
+        raise KeyboardInterrupt
+    if wasi.stop_reason is not None:
+        raise Cancelled(wasi.stop_reason)
+    if wasi.exit_code is not None:
+        return wasi.exit_code & 0xFF
+    if failure is None:
+        return 0
+    reason = inv.cancel.reason
+    if reason is not None:
+        raise Cancelled(reason)
+    message = str(failure).strip().splitlines()
+    inv.error(f"fatal error: {message[0] if message else type(failure).__name__}")
+    return 134
