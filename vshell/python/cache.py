@@ -21,24 +21,10 @@ STALE_AFTER = 86400.0  # seconds: other artifacts untouched this long are pruned
 
 
 def cache_dir() -> Path | None:
-    """The private cache directory, created if needed; None when none can be trusted."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):
-        home = os.path.expanduser("~")
-        if not os.path.isabs(home):
-            return None
-        base = os.path.join(home, ".cache")
-    path = Path(base) / "vshell"
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = os.lstat(path)
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-            return None
-        if info.st_mode & 0o077:
-            os.chmod(path, 0o700)
-    except OSError:
-        return None
-    return path
+    """The private cache directory (see :mod:`vshell.cachedir`)."""
+    from vshell.cachedir import cache_dir as shared
+
+    return shared()
 
 
 def key(*parts: str) -> str:

@@ -82,10 +82,12 @@ def _cache_file(yacc: types.ModuleType, version: str) -> str | None:
             with open(os.path.join(here, name), "rb") as f:
                 digest.update(f.read())
         digest.update(f"{_FORMAT}:{sys.version_info[:2]}".encode())
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        if not os.path.isabs(base):
+        from vshell.cachedir import cache_dir
+
+        folder = cache_dir()
+        if folder is None:
             return None
-        return os.path.join(base, "vshell", f"bashlex-{version}-{digest.hexdigest()[:20]}.tables")
+        return os.path.join(folder, f"bashlex-{version}-{digest.hexdigest()[:20]}.tables")
     except (OSError, ValueError):
         return None
 
