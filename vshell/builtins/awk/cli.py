@@ -54,7 +54,7 @@ def _syntax_error(inv: Invocation, src: str, where: str, e: AwkSyntaxError) -> E
     else:
         text = f"{prefix}{msg}\n"
     inv.stderr.write(text.encode("utf-8", "surrogateescape"))
-    return Exit(2)
+    return Exit(1)  # gawk's status for a program that does not parse
 
 
 def run(inv: Invocation) -> int:
@@ -63,7 +63,7 @@ def run(inv: Invocation) -> int:
         "F:v:f:e:V",
         ["field-separator=", "assign=", "file=", "source=", "version", "csv"],
         permute=False,
-        usage_status=2,
+        usage_status=1,
         help_text=USAGE,
     )
     if o.has("-V", "--version"):
@@ -88,7 +88,7 @@ def run(inv: Invocation) -> int:
     if not sources:
         if not operands:
             inv.stderr.write(USAGE.encode())
-            return 2
+            return 1
         sources.append(("cmd. line", operands.pop(0)))
     src = "\n".join(text for _, text in sources)
     where = sources[0][0] if len(sources) == 1 else "cmd. line"
