@@ -52,13 +52,6 @@ def _echo_escapes(s: str) -> tuple[str, bool]:
             v = int(s[j:k], 8) if k > j else 0
             out.append(_byte(v & 0xFF))
             i = k
-        elif e in "1234567":
-            j = i + 1
-            k = j
-            while k < n and k < j + 3 and s[k] in "01234567":
-                k += 1
-            out.append(_byte(int(s[j:k], 8) & 0xFF))
-            i = k
         elif e == "x":
             j = i + 2
             k = j
@@ -182,7 +175,11 @@ def b_cd(sh: Shell, name: str, args: list[str]) -> int:
     fs = sh.ctx.fs
     last_err: OSError | None = None
     for cand, from_cdpath in candidates:
-        full = _normpath(cand if cand.startswith("/") else cur.rstrip("/") + "/" + cand)
+        joined = cand if cand.startswith("/") else cur.rstrip("/") + "/" + cand
+        if "/.." in "/" + cand and not _dotdot_prefixes_exist(sh, joined):
+            last_err = FileNotFoundError(2, "No such file or directory")
+            continue
+        full = _normpath(joined)
         try:
             info = fs.stat(full)
         except OSError as e:
@@ -205,6 +202,19 @@ def b_cd(sh: Shell, name: str, args: list[str]) -> int:
         msg = last_err.strerror
     sh.err(f"cd: {target}: {msg}")
     return 1
+
+
+def _dotdot_prefixes_exist(sh: Shell, path: str) -> bool:
+    """bash refuses ``cd BAD/..``: every directory a ``..`` climbs out of must exist."""
+    from vshell.command import _normpath
+
+    parts = path.split("/")
+    for i, part in enumerate(parts):
+        if part == ".." and i > 0:
+            prefix = _normpath("/".join(parts[:i]) or "/")
+            if not sh.ctx.fs.isdir(prefix):
+                return False
+    return True
 
 
 def b_pwd(sh: Shell, name: str, args: list[str]) -> int:

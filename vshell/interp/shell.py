@@ -223,6 +223,7 @@ class Shell:
             status = self.run_source(source)
         except ExitShell as e:
             status = e.status
+            self.exited = True  # the REPL ends its session on `exit`
         except ShellError as e:
             self.err(e.message)
             status = e.status

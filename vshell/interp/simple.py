@@ -301,8 +301,13 @@ def _xtrace(sh: Shell, cmd: ast.SimpleCommand, argv: list[str]) -> None:
     sh.write_err("".join(line + "\n" for line in lines))
 
 
-def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds) -> int:
-    """Run an expanded command line with prefix assignments on the given descriptors."""
+def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
+              env: dict[str, str] | None = None) -> int:
+    """Run an expanded command line with prefix assignments on the given descriptors.
+
+    ``env`` (when given) is the exported environment to use for a command, as already
+    computed by a caller that resolved a path to one of vshell's commands.
+    """
     from vshell.interp import builtins_registry
 
     name = argv[0]
@@ -315,8 +320,9 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds) -> 
     if sb is not None:
         return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
                               special=name in builtins_registry.SPECIAL)
-    env = st.exported()
-    env.update(assigns)
+    if env is None:
+        env = st.exported()
+        env.update(assigns)
     cmd = sh.find_command(name) if "/" not in name else None
     if cmd is not None:
         return sh.call(cmd, name, args, env, fds)
@@ -419,6 +425,15 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
         path = redirect._abspath(sh, name)
         try:
             info = fs.stat(path)
+        except FileNotFoundError as e:
+            mapped = _system_path_command(sh, path)
+            if mapped is not None:
+                return exec_argv(sh, [mapped, *args], {}, fds, env=env)
+            from vshell.command import describe_oserror
+
+            e.filename = name
+            sh.err(describe_oserror(e))
+            return 127
         except OSError as e:
             from vshell.command import describe_oserror
 
@@ -438,6 +453,25 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
             sh.err(f"{name}: command not found")
             return 127
     return run_script_file(sh, path, name, args, env, fds)
+
+
+SYSTEM_BIN_DIRS = frozenset(("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"))
+
+
+def _system_path_command(sh: Shell, path: str) -> str | None:
+    """``/bin/echo`` or ``/usr/bin/env`` when no mount provides it: vshell's own command.
+
+    Scripts name system tools by absolute path; vshell has no host binaries, so such a
+    path means the command of that name (never a host program).
+    """
+    from vshell.interp import builtins_registry
+
+    folder, _, base = path.rpartition("/")
+    if folder not in SYSTEM_BIN_DIRS or not base:
+        return None
+    if sh.find_command(base) is not None or builtins_registry.is_builtin(base):
+        return base
+    return None
 
 
 def find_in_path(sh: Shell, name: str) -> str | None:

@@ -552,8 +552,8 @@ def parse_braced(inner: str, dq: bool) -> Param:
                      arg2=[Lit(rest[k + 1 :])], raw=raw, braced=True)
     if op in ("/", "//", "/#", "/%"):
         k = _find_unescaped_slash(rest, body_start)
-        pat = lex.parse(body_start, k if k >= 0 else len(rest), dq=False, tilde=False)
-        rep = lex.parse(k + 1, len(rest), dq=False, tilde=False) if k >= 0 else None
+        pat = lex.parse(body_start, k if k >= 0 else len(rest), dq=False, tilde=not dq)
+        rep = lex.parse(k + 1, len(rest), dq=False, tilde=not dq) if k >= 0 else None
         return Param(name, index, prefix, op=op, arg=pat, arg2=rep, raw=raw, braced=True)
     if op in ("#", "##", "%", "%%", "^", "^^", ",", ",,"):
         arg = lex.parse(body_start, len(rest), dq=False, tilde=False)
@@ -565,7 +565,7 @@ def parse_braced(inner: str, dq: bool) -> Param:
 def _parse_default_arg(rest: str, start: int, dq: bool) -> list[Part]:
     """The word of ``${x:-word}``; inside double quotes single quotes are literal."""
     if not dq:
-        return WordLexer(rest).parse(start, len(rest), dq=False, tilde=True)
+        return WordLexer(rest).parse(start, len(rest), dq=False, tilde=True, assign=True)
     # In "…${x:-word}…", the word is read like double-quoted text, except that nested
     # double quotes still group and a backslash also quotes the closing brace.
     lex = WordLexer(rest, dq_escapes="}")
