@@ -1,0 +1,32 @@
+"""Exceptions the policy-checked client raises before any byte leaves the machine.
+
+They are plain exceptions (not httpcore's), so httpx passes them through unchanged and a
+caller such as ``curl`` can tell a refusal from a network failure.
+"""
+
+from __future__ import annotations
+
+
+class NetworkError(Exception):
+    """Base class for vshell's own network failures."""
+
+
+class AccessDenied(NetworkError, PermissionError):
+    """The allow list does not permit this destination."""
+
+    def __init__(self, host: str, address: str | None = None) -> None:
+        self.host = host
+        self.address = address
+        where = f"{host} ({address})" if address and address != host else host
+        super().__init__(f"vshell: network access to {where} is not permitted by the allow list")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class ResolveFailed(NetworkError):
+    """The host name did not resolve (curl's exit 6)."""
+
+    def __init__(self, host: str, reason: str = "") -> None:
+        self.host = host
+        super().__init__(f"Could not resolve host: {host}" + (f" ({reason})" if reason else ""))
