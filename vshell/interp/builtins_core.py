@@ -3,6 +3,7 @@ traps, jobs and aliases."""
 
 from __future__ import annotations
 
+import os
 import stat as _stat
 import time
 from typing import TYPE_CHECKING
@@ -581,7 +582,8 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
             if not all_:
                 return 0 if not path_only else 1
     if "/" in word:
-        paths = [word] if sh.ctx.fs.isfile(_abs(sh, word)) else []
+        paths = [word] if sh.ctx.fs.isfile(_abs(sh, word)) and sh.ctx.fs.access(
+            _abs(sh, word), os.X_OK) else []
     else:
         paths = path_matches(sh, word)
     for p in paths if all_ else paths[:1]:
@@ -983,4 +985,23 @@ def b_ulimit(sh: Shell, name: str, args: list[str]) -> int:
     for c in res:
         for kind in ("S", "H") if which == "SH" else (which,):
             limits[(kind, c)] = value
+    return 0
+
+
+def b_history(sh: Shell, name: str, args: list[str]) -> int:
+    """A script's shell keeps no history (as bash with history off): only usage is checked."""
+    if not args:
+        return 0
+    a = args[0]
+    if a.startswith("-") and len(a) > 1 and a[1:] not in ("c", "w", "r", "a", "n"):
+        sh.err(f"history: {a}: invalid option")
+        sh.write_err("history: usage: history [-c] [-d offset] [n] or history -anrw [filename]"
+                     " or history -ps arg [arg...]\n")
+        return 2
+    if len(args) > 1 and not a.startswith("-"):
+        sh.err("history: too many arguments")
+        return 1
+    if not a.startswith("-") and not a.lstrip("+").isdigit():
+        sh.err(f"history: {a}: numeric argument required")
+        return 1
     return 0

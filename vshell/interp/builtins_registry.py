@@ -61,6 +61,7 @@ TABLE: dict[str, str] = {
     "help": "builtins_core:b_help",
     "enable": "builtins_core:b_enable",
     "ulimit": "builtins_core:b_ulimit",
+    "history": "builtins_core:b_history",
     "sh": "nested:b_shell",
     "bash": "nested:b_shell",
     "vshell": "nested:b_shell",

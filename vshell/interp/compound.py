@@ -50,6 +50,10 @@ def _dispatch(sh: Shell, cmd: ast.Command) -> int:
             raise
         sh.err(e.message)
         sh.state.last_status = e.status
+        if e.abort_line:
+            from vshell.interp.shell import AbortLine
+
+            raise AbortLine(e.status) from None
         return e.status
 
 
@@ -58,7 +62,7 @@ def _group(sh: Shell, cmd: ast.Group) -> int:
 
 
 def _subshell(sh: Shell, cmd: ast.Subshell) -> int:
-    from vshell.interp.shell import ExitShell, LoopControl
+    from vshell.interp.shell import AbortLine, ExitShell, LoopControl
 
     sub = sh.child()
     try:
@@ -67,6 +71,8 @@ def _subshell(sh: Shell, cmd: ast.Subshell) -> int:
         status = e.status
     except LoopControl:
         status = sub.state.last_status
+    except AbortLine as e:
+        status = e.status
     except ShellError as e:
         sub.err(e.message)
         status = e.status

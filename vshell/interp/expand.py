@@ -162,7 +162,7 @@ class Expander:
             if matches:
                 out.extend(matches)
             elif st.shopt.get("failglob"):
-                raise ExpansionError(f"no match: {''.join(t for t, _ in f)}")
+                raise ExpansionError(f"no match: {''.join(t for t, _ in f)}", abort_line=True)
             elif st.shopt.get("nullglob"):
                 continue
             else:

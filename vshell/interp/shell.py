@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +32,17 @@ class ExitShell(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
+
+
+class AbortLine(Exception):
+    """An error that ends the current line of the script but not the script (bash)."""
+
+    def __init__(self, status: int = 1) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+_VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
 
 class ReturnFromFunction(Exception):
@@ -154,12 +166,29 @@ class Shell:
         """Parse and run ``source`` one top-level command at a time, as bash does."""
         from vshell.syntax import parse_partial
 
-        if self.state.aliases or "alias" in source:
+        if self.state.aliases or "alias" in source or self.state.options.get("verbose") or (
+                _VERBOSE_SET.search(source)):
             return self._run_source_by_line(source, name=name, top=top)
         script, error = parse_partial(source)
-        status = self.run_list(script)
+        status = self._run_items(script.items, source)
         if error is not None:
             self._parse_failed(error, source, name, top)
+        return status
+
+    def _run_items(self, items: list[ast.ListItem], text: str) -> int:
+        """Run top-level items; an AbortLine error skips the rest of its line (bash)."""
+        status = self.state.last_status
+        i = 0
+        while i < len(items):
+            try:
+                status = self.run_list(ast.CommandList([items[i]]))
+                i += 1
+            except AbortLine as e:
+                status = self.state.last_status = e.status
+                j = i + 1
+                while j < len(items) and "\n" not in text[items[j - 1].end : items[j].start]:
+                    j += 1
+                i = j
         return status
 
     def _parse_failed(self, error: Any, source: str, name: str | None, top: bool) -> None:
@@ -194,7 +223,9 @@ class Shell:
                         exp.inside_substitution(it.start):
                     break
                 group.append(it)
-            status = self.run_list(ast.CommandList(group))
+            if self.state.options.get("verbose"):
+                self.write_err(exp.text[group[0].start : group[-1].end] + "\n")
+            status = self._run_items(group, exp.text)
             if len(group) < len(items):
                 rest = rest[exp.to_original(items[len(group)].start) :]
                 continue
@@ -224,6 +255,8 @@ class Shell:
         except ExitShell as e:
             status = e.status
             self.exited = True  # the REPL ends its session on `exit`
+        except AbortLine as e:
+            status = e.status
         except ShellError as e:
             self.err(e.message)
             status = e.status
@@ -267,7 +300,7 @@ class Shell:
         def body() -> None:
             try:
                 job.status = sub.run_andor(andor)
-            except ExitShell as e:
+            except (ExitShell, AbortLine) as e:
                 job.status = e.status
             except Cancelled:
                 job.status = 130
@@ -388,7 +421,7 @@ class Shell:
         def stage(i: int, sh: Shell) -> None:
             try:
                 statuses[i] = sh.run_command(pl.commands[i])
-            except ExitShell as e:
+            except (ExitShell, AbortLine) as e:
                 statuses[i] = e.status
             except ShellError as e:
                 sh.err(e.message)
@@ -538,7 +571,7 @@ class Shell:
         def body() -> None:
             try:
                 sub.run_source(source, top=False)
-            except (ExitShell, ShellError, BrokenPipeError, Cancelled):
+            except (ExitShell, AbortLine, ShellError, BrokenPipeError, Cancelled):
                 pass
             except BaseException:  # noqa: BLE001
                 pass
@@ -685,7 +718,7 @@ class Shell:
             sub.ctx = dataclasses.replace(self.ctx, cancel=token)
         try:
             return exec_argv(sub, argv, {}, fds)
-        except ExitShell as e:
+        except (ExitShell, AbortLine) as e:
             return e.status
         except ShellError as e:
             sub.err(e.message)

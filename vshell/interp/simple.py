@@ -81,6 +81,10 @@ def _fail(sh: Shell, e: ShellError) -> int:
         from vshell.interp.shell import ExitShell
 
         raise ExitShell(e.status)
+    if e.abort_line:
+        from vshell.interp.shell import AbortLine
+
+        raise AbortLine(e.status)
     sh.state.last_status = e.status
     return e.status
 
@@ -141,11 +145,15 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                 assign(sh, a)
             except ShellError as e:
                 sh.err(e.message)
-                if e.fatal or "readonly variable" in e.message:
-                    # bash: a failed assignment ends a non-interactive shell
+                if e.fatal:
                     from vshell.interp.shell import ExitShell
 
                     raise ExitShell(e.status) from None
+                if "readonly variable" in e.message:
+                    # bash: a failed assignment abandons the rest of the line
+                    from vshell.interp.shell import AbortLine
+
+                    raise AbortLine(1) from None
                 return 1
         if cmd.redirects:
             try:

@@ -19,11 +19,13 @@ Value = str | dict[int, str] | dict[str, str] | None
 class ShellError(Exception):
     """An error the shell reports as ``bash: line N: message`` and turns into a status."""
 
-    def __init__(self, message: str, status: int = 1, fatal: bool = False) -> None:
+    def __init__(self, message: str, status: int = 1, fatal: bool = False,
+                 abort_line: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.fatal = fatal  # ends a non-interactive shell (e.g. unbound variable, bad subst)
+        self.abort_line = abort_line  # ends the rest of the current line (e.g. failglob)
 
 
 @dataclass
