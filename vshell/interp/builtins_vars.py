@@ -589,6 +589,17 @@ def b_getopts(sh: Shell, name: str, args: list[str]) -> int:
         return 2
     spec, var = args[0], args[1]
     argv = args[2:] if len(args) > 2 else list(st.positional)
+    if not _NAME.match(var):
+        # bash still consumes the option, then fails to assign the name
+        _getopts_step(sh, spec, "__vshell_getopts_sink", argv)
+        st.unset("__vshell_getopts_sink")
+        sh.err(f"getopts: `{var}': not a valid identifier")
+        return 1
+    return _getopts_step(sh, spec, var, argv)
+
+
+def _getopts_step(sh: Shell, spec: str, var: str, argv: list[str]) -> int:
+    st = sh.state
     silent = spec.startswith(":")
     if silent:
         spec = spec[1:]
@@ -609,7 +620,7 @@ def b_getopts(sh: Shell, name: str, args: list[str]) -> int:
     def done() -> int:
         st.unset("OPTARG")
         st.set(var, "?")
-        st.set("OPTIND", str(optind))
+        st.set("OPTIND", str(min(optind, len(argv) + 1)))
         st._getopts_sub = 0  # type: ignore[attr-defined]
         st._getopts_ind = None  # type: ignore[attr-defined]
         return 1

@@ -81,6 +81,11 @@ class Expander:
 
     def redirect_target(self, raw: str) -> str:
         """A redirection's file word: expanded; a glob must name exactly one file."""
+        if "{" in raw and self.sh.state.options.get("braceexpand"):
+            from vshell.interp.braces import expand as brace_expand
+
+            if len(brace_expand(raw)) > 1:
+                raise ExpansionError(f"{raw}: ambiguous redirect")
         parts = W.lex_word(raw)
         segs = self.parts(parts, quoted=False)
         fields = self.split_and_glob(segs)

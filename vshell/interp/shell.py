@@ -90,6 +90,9 @@ Fds = dict[int, Any]
 
 SHELL_NAMES = ("sh", "bash", "vshell", "dash")
 
+# compound commands whose own status never triggers errexit: their inner commands did
+_SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
+
 
 class Shell:
     """One shell: state + descriptors, running AST nodes."""
@@ -338,7 +341,9 @@ class Shell:
                     self.errexit_quiet -= 1
             else:
                 status = self.run_pipeline(pl)
-                if status != 0 and not pl.negated:
+                if status != 0 and not pl.negated and not (
+                    len(pl.commands) == 1 and isinstance(pl.commands[0], _SELF_CHECKING)
+                ):
                     self.maybe_errexit(status, skipped_tail=False)
             i += 1
         return status
