@@ -11,6 +11,8 @@ from __future__ import annotations
 import errno as _errno
 import os
 import re
+import sys
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Protocol
@@ -159,20 +161,32 @@ class Invocation:
     def abs(self, path: str) -> str:
         """Resolve ``path`` lexically against the working directory (a virtual path)."""
         if path.startswith("/"):
-            return _normpath(path)
-        return _normpath(self.dir.rstrip("/") + "/" + path)
+            return normpath(path)
+        return normpath(self.dir.rstrip("/") + "/" + path)
 
     def getenv(self, name: str, default: str = "") -> str:
         return self.env.get(name, default)
 
     def run_nested(self, request: NestedRequest | None = None, **kw: Any) -> Result:
-        """Run a script back inside this sandbox in a fresh session (see README)."""
+        """Run a script back inside this sandbox in a fresh session (see README).
+
+        The child starts in this call's directory (a relative ``dir`` resolves against it)
+        and keeps this call's ``HOME``: the invocation, not the session, is the caller.
+        """
         if request is None:
             request = NestedRequest(**kw)
         if self.nested is None:
             from vshell.result import Outcome, Result
 
             return Result(Outcome.UNSUPPORTED, 126, b"", b"nested execution is not available\n")
+        import dataclasses
+
+        home = self.env.get("HOME")
+        request = dataclasses.replace(
+            request,
+            dir=self.abs(request.dir) if request.dir else self.dir,
+            env=([f"HOME={home}"] if home is not None else []) + list(request.env),
+        )
         return self.nested(request)
 
     def error(self, message: str) -> None:
@@ -180,7 +194,7 @@ class Invocation:
         self.stderr.write(f"{self.name}: {message}\n".encode("utf-8", "surrogateescape"))
 
 
-def _normpath(path: str) -> str:
+def normpath(path: str) -> str:
     """Lexical normalisation of an absolute virtual path; ``..`` stops at ``/``."""
     parts: list[str] = []
     for part in path.split("/"):
@@ -223,3 +237,21 @@ def command(name: str, description: str) -> Callable[[RunFunc], Command]:
         return Command(name, description, fn)
 
     return wrap
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as the :func:`command` decorator.
+
+    Importing ``vshell.command`` binds the submodule over the package's lazily exported
+    ``command`` function, so ``from vshell import command`` may yield the module; calling
+    it must still build a command.
+    """
+
+    def __call__(self, name: str, description: str) -> Callable[[RunFunc], Command]:
+        return command(name, description)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
+
+_normpath = normpath  # the name the interpreter modules import

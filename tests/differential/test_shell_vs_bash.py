@@ -75,7 +75,8 @@ SCRIPTS = [
     "shopt -s extglob\ncase foo.txt in @(*.txt|*.md)) echo match;; esac",
     "[[ abc == a* ]] && echo glob; [[ abc =~ ^a(b)c$ ]] && echo ${BASH_REMATCH[1]}",
     "[[ -n x && ! -z x ]] && echo both; [ 3 -lt 10 ] && echo lt; test -d / && echo dir",
-    "getopts 'ab:' o -a; echo $o; OPTIND=1; while getopts 'ab:' o -a -b val; do echo $o${OPTARG:+=$OPTARG}; done",
+    "getopts 'ab:' o -a; echo $o; OPTIND=1;"
+    " while getopts 'ab:' o -a -b val; do echo $o${OPTARG:+=$OPTARG}; done",
     "eval 'x=evaluated'; echo $x",
     "echo 'echo sourced $1' > s.sh; . ./s.sh arg; source s.sh",
     "trap 'echo bye' EXIT; echo main",

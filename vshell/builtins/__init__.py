@@ -15,7 +15,11 @@ _B = "vshell.builtins."
 
 REGISTRY: dict[str, tuple[str, str]] = {
     # --- files and text (coreutils family) ---
-    "hexdump": (_B + "hexdump:run", "display file contents in hexadecimal, decimal, octal, or ascii"),
+    "fmt": (_B + "fmt:run", "simple optimal text formatter"),
+    "column": (_B + "column:run", "columnate lists"),
+    "patch": (_B + "patch:run", "apply a diff file to an original"),
+    "diff": (_B + "diff:run", "compare files line by line"),
+    "hexdump": (_B + "hexdump:run", "display file contents in hex, decimal, octal, or ascii"),
     "strings": (_B + "strings:run", "print the sequences of printable characters in files"),
     "xxd": (_B + "xxd:run", "make a hex dump or do the reverse"),
     "fold": (_B + "fold:run", "wrap each input line to fit in specified width"),
@@ -100,6 +104,8 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "python": (_B + "python:run", "run Python 3.12 (WASI) inside the sandbox"),
     "python3": (_B + "python:run", "run Python 3.12 (WASI) inside the sandbox"),
     # --- network ---
+    "curl": (_B + "curl:run", "transfer a URL (through the sandbox allow list)"),
+    "wget": (_B + "wget:run", "the non-interactive network downloader (allow list applies)"),
 }
 
 _cache: dict[str, Command] = {}

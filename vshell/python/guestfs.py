@@ -41,16 +41,9 @@ def join(base: str, rel: str) -> str:
 
     ``..`` stops at ``/``, as everywhere in vshell; an absolute ``rel`` is still taken
     relative to ``base`` (WASI has no absolute paths)."""
-    parts: list[str] = [] if base == "/" else base.strip("/").split("/")
-    for part in rel.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if parts:
-                parts.pop()
-            continue
-        parts.append(part)
-    return "/" + "/".join(parts)
+    from vshell.command import normpath
+
+    return normpath(base.rstrip("/") + "/" + rel)
 
 
 def _ino(path: str) -> int:

@@ -1,0 +1,199 @@
+"""Shared input plumbing for the text commands: operands to streams, chunks and records.
+
+Every text command reads its operands the same way (``-`` or no operand = stdin, files
+through ``inv.fs`` only) and streams in 64 KiB chunks so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import IO
+
+from vshell.builtins import _opts
+from vshell.builtins._helptext import HELP, VERSION
+from vshell.command import Exit, Invocation
+
+CHUNK = 65536
+
+
+def options(
+    inv: Invocation,
+    short: str = "",
+    long: tuple[str, ...] | list[str] = (),
+    *,
+    usage_status: int = 1,
+    numeric: bool = False,
+    permute: bool = True,
+    args: list[str] | None = None,
+) -> _opts.Options:
+    """Parse options with the command's GNU ``--help`` and ``--version`` texts wired in."""
+    long = list(long)
+    if inv.name in VERSION and "version" not in long:
+        long.append("version")
+    opts = _opts.parse(
+        inv,
+        short,
+        long,
+        args=args,
+        usage_status=usage_status,
+        numeric=numeric,
+        permute=permute,
+        help_text=HELP.get(inv.name),
+    )
+    if inv.name in VERSION and opts.has("--version"):
+        inv.stdout.write(VERSION[inv.name].encode())
+        raise Exit(0)
+    return opts
+
+
+def usage_error(inv: Invocation, message: str, status: int = 1) -> _opts.UsageError:
+    """``name: message`` plus GNU's ``Try 'name --help'`` line; raise the result."""
+    inv.stderr.write(
+        f"{inv.name}: {message}\nTry '{inv.name} --help' for more information.\n".encode(
+            "utf-8", "surrogateescape"
+        )
+    )
+    return _opts.UsageError(status)
+
+
+def open_input(inv: Invocation, name: str) -> IO[bytes]:
+    """The stream for an operand: ``-`` is stdin, anything else a VFS file (may raise)."""
+    if name == "-":
+        return inv.stdin
+    return inv.fs.open(inv.abs(name), "rb")
+
+
+def close_input(inv: Invocation, f: IO[bytes]) -> None:
+    if f is not inv.stdin:
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
+def strerror(exc: OSError) -> str:
+    """GNU's text for an errno (never the path)."""
+    if exc.errno is not None:
+        return os.strerror(exc.errno)
+    return exc.strerror or str(exc)
+
+
+def quote(name: str) -> str:
+    """GNU ``quote()`` in a UTF-8 locale: ‘name’ (curly quotes)."""
+    return f"\u2018{name}\u2019"
+
+
+def squote(name: str) -> str:
+    """GNU ``quotef``/shell-escape quoting of a file name: bare if safe, else '...'."""
+    if name and all(c.isalnum() or c in "_-./+,:@%^=" for c in name):
+        return name
+    return aquote(name)
+
+
+def aquote(name: str) -> str:
+    """GNU ``quoteaf`` (shell-escape-always) quoting of a file name: always quoted."""
+    if "'" not in name:
+        return f"'{name}'"
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def chunks(inv: Invocation, f: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:
+    """Read ``f`` to EOF in chunks, checking for cancellation between reads."""
+    while True:
+        inv.cancel.check()
+        data = f.read(size)
+        if not data:
+            return
+        yield data
+
+
+def records(inv: Invocation, f: IO[bytes], delim: bytes = b"\n") -> Iterator[bytes]:
+    """Yield delimiter-terminated records (the delimiter kept; the last may lack it)."""
+    tail = b""
+    for data in chunks(inv, f):
+        if tail:
+            data = tail + data
+        parts = data.split(delim)
+        tail = parts.pop()
+        for p in parts:
+            yield p + delim
+    if tail:
+        yield tail
+
+
+def record_batches(inv: Invocation, f: IO[bytes], delim: bytes = b"\n") -> Iterator[list[bytes]]:
+    """Like :func:`records` but a list per chunk (records without the delimiter).
+
+    The final element of the final batch is followed by ``None`` marker semantics: callers
+    that care whether the input ended with a delimiter use :func:`records` instead.
+    """
+    tail = b""
+    for data in chunks(inv, f):
+        if tail:
+            data = tail + data
+        parts = data.split(delim)
+        tail = parts.pop()
+        if parts:
+            yield parts
+    if tail:
+        yield [tail]
+
+
+def write(inv: Invocation, data: bytes) -> None:
+    inv.stdout.write(data)
+
+
+def parse_size(text: str, allow_sign: bool = False) -> int | None:
+    """GNU ``xstrtoumax`` with the usual suffixes (b k K m M … kB KiB …); None if invalid."""
+    s = text.strip() if text[:1].isspace() else text
+    if not s:
+        return None
+    sign = 1
+    if s[0] in "+-":
+        if s[0] == "-":
+            if not allow_sign:
+                return None
+            sign = -1
+        s = s[1:]
+    i = 0
+    while i < len(s) and s[i].isdigit():
+        i += 1
+    num, suf = s[:i], s[i:]
+    if not num:
+        if not suf:
+            return None
+        num = "1"
+        if suf[0] not in "bkKmMGgTtPpEeZzYyRrQq":
+            return None
+    n = int(num)
+    if not suf:
+        return sign * n
+    mult = _suffix(suf)
+    if mult is None:
+        return None
+    return sign * n * mult
+
+
+_POW = {"K": 1, "k": 1, "M": 2, "m": 2, "G": 3, "g": 3, "T": 4, "t": 4, "P": 5, "p": 5,
+        "E": 6, "e": 6, "Z": 7, "z": 7, "Y": 8, "y": 8, "R": 9, "r": 9, "Q": 10, "q": 10}
+
+
+def _suffix(suf: str) -> int | None:
+    if suf == "b":
+        return 512
+    if suf == "c":
+        return 1
+    if suf == "w":
+        return 2
+    if suf[0] not in _POW:
+        return None
+    p = _POW[suf[0]]
+    rest = suf[1:]
+    if rest == "":
+        return 1024**p
+    if rest == "B":
+        return 1000**p
+    if rest in ("iB",):
+        return 1024**p
+    return None

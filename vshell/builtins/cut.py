@@ -1,0 +1,157 @@
+"""cut: remove sections from each line (bytes, characters = bytes, or fields), GNU style."""
+
+from __future__ import annotations
+
+import re
+
+from vshell.builtins import _textio as tio
+from vshell.command import Invocation
+
+_INF = 1 << 62
+
+
+def _parse_list(inv: Invocation, text: str, fields: bool) -> list[tuple[int, int]]:
+    what = "field" if fields else "byte/character position"
+    ranges: list[tuple[int, int]] = []
+    for item in re.split(r"[,\s]", text) if text else [""]:
+        if item == "":
+            raise tio.usage_error(
+                inv, "fields are numbered from 1" if fields
+                else "byte/character positions are numbered from 1")
+        m = re.fullmatch(r"(\d*)(-?)(\d*)", item)
+        if not m:
+            bad = re.match(r"[\d-]*", item)
+            assert bad is not None
+            if "-" in item and re.fullmatch(r"[\d-]+", item) is not None:
+                raise tio.usage_error(inv, "invalid field range" if fields
+                                      else "invalid byte or character range")
+            val = item
+            raise tio.usage_error(inv, f"invalid {what} value {tio.quote(val)}" if fields
+                                  else f"invalid {what} {tio.quote(val)}")
+        lo_s, dash, hi_s = m.groups()
+        if not dash:
+            n = int(lo_s)
+            if n == 0:
+                raise tio.usage_error(inv, "fields are numbered from 1" if fields
+                                      else "byte/character positions are numbered from 1")
+            ranges.append((n, n))
+            continue
+        if not lo_s and not hi_s:
+            raise tio.usage_error(inv, "invalid range with no endpoint: -")
+        lo = int(lo_s) if lo_s else 1
+        hi = int(hi_s) if hi_s else _INF
+        if lo == 0 or (hi_s and hi == 0 and not lo_s):
+            raise tio.usage_error(inv, "fields are numbered from 1" if fields
+                                  else "byte/character positions are numbered from 1")
+        if hi < lo:
+            raise tio.usage_error(inv, "invalid decreasing range")
+        ranges.append((lo, hi))
+    ranges.sort()
+    merged: list[tuple[int, int]] = []
+    for lo, hi in ranges:
+        if merged and lo <= merged[-1][1]:
+            if hi > merged[-1][1]:
+                merged[-1] = (merged[-1][0], hi)
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out = []
+    nxt = 1
+    for lo, hi in ranges:
+        if lo > nxt:
+            out.append((nxt, lo - 1))
+        nxt = hi + 1
+        if hi >= _INF:
+            break
+    if nxt < _INF:
+        out.append((nxt, _INF))
+    return out
+
+
+def run(inv: Invocation) -> int:
+    opts = tio.options(inv, "b:c:d:f:nsz", ["bytes=", "characters=", "delimiter=", "fields=",
+                                            "only-delimited", "output-delimiter=",
+                                            "complement", "zero-terminated"])
+    mode = None
+    spec = ""
+    delim = None
+    for k, v in opts.items:
+        if k in ("-b", "--bytes", "-c", "--characters", "-f", "--fields"):
+            if mode is not None:
+                raise tio.usage_error(inv, "only one list may be specified")
+            mode = "f" if k in ("-f", "--fields") else "b"
+            spec = v or ""
+        elif k in ("-d", "--delimiter"):
+            delim = (v or "").encode("utf-8", "surrogateescape")
+            if len(delim) > 1:
+                raise tio.usage_error(inv, "the delimiter must be a single character")
+            if not delim:
+                delim = b"\0"
+    if mode is None:
+        raise tio.usage_error(inv, "you must specify a list of bytes, characters, or fields")
+    only = opts.has("-s", "--only-delimited")
+    if mode == "b" and delim is not None:
+        raise tio.usage_error(
+            inv, "an input delimiter may be specified only when operating on fields")
+    if mode == "b" and only:
+        raise tio.usage_error(inv, "suppressing non-delimited lines makes sense\n"
+                              "\tonly when operating on fields")
+    ranges = _parse_list(inv, spec, mode == "f")
+    if opts.has("--complement"):
+        ranges = _complement(ranges)
+    od_text = opts.last("--output-delimiter")
+    eol = b"\0" if opts.has("-z", "--zero-terminated") else b"\n"
+    d = delim if delim is not None else b"\t"
+    od = od_text.encode("utf-8", "surrogateescape") if od_text is not None else None
+    status = 0
+    out = inv.stdout
+    for name in opts.operands or ["-"]:
+        try:
+            f = tio.open_input(inv, name)
+        except OSError as e:
+            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
+            status = 1
+            continue
+        try:
+            for batch in tio.record_batches(inv, f, eol):
+                res: list[bytes] = []
+                if mode == "b" and len(ranges) == 1:
+                    lo, hi = ranges[0]
+                    res.extend([line[lo - 1:hi] for line in batch])
+                elif mode == "b":
+                    for line in batch:
+                        pieces = [line[lo - 1:hi] for lo, hi in ranges if lo <= len(line)]
+                        if od is None:
+                            res.append(b"".join(pieces))
+                        else:
+                            res.append(od.join(p for p in pieces if p))
+                else:
+                    j = od if od is not None else d
+                    for line in batch:
+                        if d not in line:
+                            if not only:
+                                res.append(line)
+                            continue
+                        parts = line.split(d)
+                        sel: list[bytes] = []
+                        for lo, hi in ranges:
+                            if lo > len(parts):
+                                break
+                            sel.extend(parts[lo - 1:hi])
+                        res.append(j.join(sel))
+                if res:
+                    out.write(eol.join(res) + eol)
+        except IsADirectoryError:
+            inv.error(f"{tio.squote(name)}: Is a directory")
+            status = 1
+        except OSError as e:
+            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
+            status = 1
+        finally:
+            tio.close_input(inv, f)
+    return status
+
+
