@@ -82,7 +82,9 @@ def _echo_escapes(s: str) -> tuple[str, bool]:
         else:
             out.append("\\" + e)
             i += 2
-    return "".join(out), False
+    from vshell.syntax.words import normalize_bytes
+
+    return normalize_bytes("".join(out)), False
 
 
 def _byte(v: int) -> str:
@@ -906,11 +908,25 @@ def b_caller(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_help(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell import builtins
     from vshell.interp import builtins_registry
 
-    _out(sh, "vshell: a bash-compatible virtual shell. Shell builtins:\n")
-    _out(sh, " ".join(builtins_registry.names()) + "\n")
-    return 0
+    topics = [a for a in args if not a.startswith("-")]
+    if not topics:
+        _out(sh, "vshell: a bash-compatible virtual shell. Shell builtins:\n")
+        _out(sh, " ".join(builtins_registry.names()) + "\n")
+        return 0
+    status = 0
+    for t in topics:
+        if builtins_registry.is_builtin(t):
+            _out(sh, f"{t}: {t} [arg ...]\n    Shell builtin; see the bash manual.\n")
+        elif builtins.lookup(t) is not None:
+            _out(sh, f"{t}: run `{t} --help' for its options.\n")
+        else:
+            sh.err(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' "
+                   f"or `info {t}'.")
+            status = 1
+    return status
 
 
 def b_enable(sh: Shell, name: str, args: list[str]) -> int:

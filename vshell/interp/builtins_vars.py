@@ -389,6 +389,17 @@ def _declare(sh: Shell, name: str, args: list[str], *, local: bool) -> int:
         local = False
     if funcs:
         return _declare_funcs(sh, funcs, rest)
+    if not print_ and not rest and not add and not remove:
+        if name == "local" and st.frames:
+            for n, v in st.frames[-1].locals.items():
+                _out(sh, declare_print_line(n, v) + "\n")
+            return 0
+        _print_vars(sh)  # bare `declare`: like `set`, variables then functions
+        from vshell.interp.printer import print_function
+
+        for fname in sorted(st.functions):
+            _out(sh, print_function(fname, st.functions[fname]) + "\n")
+        return 0
     if print_ or (not rest and not add and not remove):
         return _declare_print(sh, rest, add)
     if not rest:
@@ -472,7 +483,7 @@ def _declare_print(sh: Shell, names: list, attrs: set[str]) -> int:
     status = 0
     if not names:
         for n in st.all_names():
-            v = st.lookup(n)
+            v = st._find(n)[1]  # the variable itself: -pn lists the namerefs
             if v is None:
                 continue
             if attrs and not attrs <= v.attrs:

@@ -22,6 +22,12 @@ class PrintfError(Exception):
 
 
 def _printf_escapes(s: str) -> str:
+    from vshell.syntax.words import normalize_bytes
+
+    return normalize_bytes(_printf_escapes_raw(s))
+
+
+def _printf_escapes_raw(s: str) -> str:
     """Escapes in the format string itself (not %b): like echo -e but \\c is literal-ish."""
     out: list[str] = []
     i = 0

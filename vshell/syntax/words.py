@@ -253,7 +253,14 @@ def decode_ansi_c(s: str, i: int) -> tuple[str, int]:
     """
     text, end = _decode_ansi_c(s, i)
     nul = text.find("\x00")
-    return (text if nul < 0 else text[:nul]), end
+    return normalize_bytes(text if nul < 0 else text[:nul]), end
+
+
+def normalize_bytes(text: str) -> str:
+    """Escaped bytes that together spell valid UTF-8 (``\\xce\\xbc``) become that character."""
+    if not any("\udc80" <= c <= "\udcff" for c in text):
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
 def _decode_ansi_c(s: str, i: int) -> tuple[str, int]:
