@@ -26,6 +26,7 @@ def run(sh: Shell, cmd: ast.Command) -> int:
     except ShellError as e:
         redirect.close_all(opened)
         sh.err(e.message)
+        sh.maybe_errexit(1)  # the compound never ran, so nothing inside checked
         return 1
     saved = sh.fds
     sh.fds = fds

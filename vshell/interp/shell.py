@@ -188,6 +188,8 @@ class Shell:
                 i += 1
             except AbortLine as e:
                 status = self.state.last_status = e.status
+                if self.state.options.get("errexit") or self.state.options.get("posix"):
+                    raise ExitShell(status) from None
                 j = i + 1
                 while j < len(items) and "\n" not in text[items[j - 1].end : items[j].start]:
                     j += 1
