@@ -464,6 +464,7 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
     from vshell.interp.simple import exec_argv
 
     verbose = None
+    default_path = False
     while args and args[0].startswith("-") and len(args[0]) > 1:
         if args[0] == "--":
             args = args[1:]
@@ -474,7 +475,7 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
             elif c == "V":
                 verbose = "V"
             elif c == "p":
-                pass
+                default_path = True
             else:
                 sh.err(f"command: -{c}: invalid option")
                 sh.write_err("command: usage: command [-pVv] command [arg ...]\n")
@@ -490,6 +491,21 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
                     sh.err(f"command: {a}: not found")
                 status = 1
         return status
+    if default_path:
+        from vshell.interp.simple import resolve_command, run_script_file
+
+        kind, path = resolve_command(sh, args[0], default_path=True)
+        if kind == "none" and not builtins_registry.is_builtin(args[0]):
+            sh.ctx.last_not_found = True
+            sh.err(f"{args[0]}: command not found")
+            return 127
+        if kind == "file" and not builtins_registry.is_builtin(args[0]):
+            assert path is not None
+            return run_script_file(sh, path, args[0], args[1:], sh.state.exported(), sh.fds)
+        if kind == "vshell" and not builtins_registry.is_builtin(args[0]):
+            cmd = sh.find_command(args[0])
+            assert cmd is not None
+            return sh.call(cmd, args[0], args[1:], sh.state.exported(), sh.fds)
     # bypass functions
     name0 = args[0]
     fn = sh.state.functions.pop(name0, None)
@@ -837,21 +853,41 @@ def b_jobs(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_hash(sh: Shell, name: str, args: list[str]) -> int:
+    """bash's table of remembered command locations (vshell's commands show as /usr/bin)."""
+    from vshell.interp.simple import VSHELL_COMMAND, resolve_command
+
+    table: dict[str, list] = sh.state.__dict__.setdefault("hash", {})
+
+    def shown(path: str, name: str) -> str:
+        return COMMAND_DIR + "/" + name if path == VSHELL_COMMAND else path
+
     if args and args[0] == "-r":
-        return 0
+        table.clear()
+        args = args[1:]
+        if not args:
+            return 0
     if not args:
-        sh.write_err("hash: hash table empty\n")
+        if not table:
+            sh.write_err("hash: hash table empty\n")
+            return 0
+        _out(sh, "hits\tcommand\n")
+        for n, (path, hits) in table.items():
+            _out(sh, f"{hits:4d}\t{shown(path, n)}\n")
         return 0
     status = 0
     for a in args:
         if a.startswith("-"):
             continue
         from vshell.interp import builtins_registry
-        from vshell.interp.simple import find_in_path
 
-        if not (builtins_registry.is_builtin(a) or sh.find_command(a) or find_in_path(sh, a)):
+        if builtins_registry.is_builtin(a) or a in sh.state.functions:
+            continue
+        kind, _ = resolve_command(sh, a)
+        if kind == "none":
             sh.err(f"hash: {a}: not found")
             status = 1
+        else:
+            table[a][1] = 0
     return status
 
 

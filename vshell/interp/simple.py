@@ -331,10 +331,49 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     if env is None:
         env = st.exported()
         env.update(assigns)
-    cmd = sh.find_command(name) if "/" not in name else None
-    if cmd is not None:
+    if "/" in name:
+        return run_path_command(sh, name, args, env, fds)
+    kind, path = resolve_command(sh, name)
+    if kind == "vshell":
+        cmd = sh.find_command(name)
+        assert cmd is not None
         return sh.call(cmd, name, args, env, fds)
-    return run_path_command(sh, name, args, env, fds)
+    if kind == "file":
+        assert path is not None
+        if not sh.ctx.fs.isfile(path):
+            # bash runs the remembered path and fails; `hash -r` forgets it
+            sh.err(f"{path}: No such file or directory")
+            return 127
+        return run_script_file(sh, path, name, args, env, fds)
+    sh.ctx.last_not_found = True
+    sh.err(f"{name}: command not found")
+    return 127
+
+
+VSHELL_COMMAND = "\0vshell"  # the hash-table entry of one of vshell's own commands
+
+
+def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tuple[str, str | None]:
+    """What ``name`` runs: ("file", path) for a script on PATH in the VFS (as bash, a file
+    earlier on PATH wins), ("vshell", None) for vshell's or the host's command, else
+    ("none", None).  Hits are remembered like bash's hash table."""
+    st = sh.state
+    table: dict[str, list] = st.__dict__.setdefault("hash", {})
+    if not default_path:
+        hit = table.get(name)
+        if hit is not None:
+            hit[1] += 1
+            return ("vshell", None) if hit[0] == VSHELL_COMMAND else ("file", hit[0])
+    path = find_in_path(sh, name, "/usr/bin:/bin" if default_path else None)
+    if path is not None:
+        if not default_path:
+            table[name] = [path, 1]
+        return "file", path
+    if sh.find_command(name) is not None:
+        if not default_path:
+            table[name] = [VSHELL_COMMAND, 1]
+        return "vshell", None
+    return "none", None
 
 
 def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:  # type: ignore[no-untyped-def]
@@ -482,9 +521,10 @@ def _system_path_command(sh: Shell, path: str) -> str | None:
     return None
 
 
-def find_in_path(sh: Shell, name: str) -> str | None:
+def find_in_path(sh: Shell, name: str, pathvar: str | None = None) -> str | None:
     fs = sh.ctx.fs
-    pathvar = sh.state.get("PATH") or ""
+    if pathvar is None:
+        pathvar = sh.state.get("PATH") or ""
     for d in pathvar.split(":"):
         if not d:
             d = "."
