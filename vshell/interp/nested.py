@@ -68,6 +68,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
 
     command: str | None = None
     read_stdin = False
+    interactive = False
     opts_on: dict[str, bool] = {}
     shopts: dict[str, bool] = {}
     i = 0
@@ -96,7 +97,9 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
                     command = ""
                 elif c == "s" and on:
                     read_stdin = True
-                elif c in "il" or c == "r":
+                elif c == "i":
+                    interactive = True
+                elif c in "lr":
                     pass
                 elif c == "o":
                     i += 1
@@ -163,6 +166,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     child = Shell(sh.ctx, st, dict(fds))
     child.source_name = script_name if command is None else name
     child.interactive_c = command is not None
+    child.extra_flags = ("i" if interactive else "") + (
+        "s" if command is None and (read_stdin or not args[i:]) else "")
     if st.options.get("noexec"):
         from vshell.syntax import ParseError, parse
 

@@ -643,9 +643,10 @@ class Shell:
         flags = "".join(c for c in order if c in flags)
         if "h" not in flags and self.state.options.get("hashall"):
             pass
-        return flags + ("" if not self.interactive_c else "c")
+        return flags + self.extra_flags + ("" if not self.interactive_c else "c")
 
     interactive_c = False
+    extra_flags = ""  # "i" for `bash -i`, "s" for commands read from stdin
 
     def special_var(self, name: str) -> tuple[Any, bool] | None:
         st = self.state
