@@ -47,7 +47,6 @@ _LAZY = {
     "Invocation": "vshell.command",
     "Exit": "vshell.command",
     "exitf": "vshell.command",
-    "command": "vshell.command",
     "NestedRequest": "vshell.command",
 }
 
@@ -65,3 +64,11 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     return getattr(importlib.import_module(mod), name)
+
+
+# ``vshell.command`` is both a submodule and the name of the decorator.  Import the
+# submodule now (it is small) and bind the package attribute to the decorator, so that
+# ``from vshell import command`` is always the function, whatever is imported later.
+from vshell import command as _command_module  # noqa: E402
+
+command = _command_module.command  # noqa: F811

@@ -2,7 +2,7 @@
 
 vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
        [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]... [--cwd VPATH]
-       [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
+       [--history-file PATH] [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from vshell import __version__
 USAGE = """\
 usage: vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
               [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]...
-              [--cwd VPATH] [-c SCRIPT | FILE [ARG...]]
+              [--cwd VPATH] [--history-file PATH] [-c SCRIPT | FILE [ARG...]]
 """
 
 HELP = USAGE + """
@@ -36,6 +36,8 @@ options:
   --output-limit BYTES      keep at most BYTES of stdout and of stderr (default 4194304)
   --env NAME=VALUE | NAME   set a variable, or copy NAME from the host environment
   --cwd VPATH               start in VPATH (default: the first mount, else /)
+  --history-file PATH       REPL only: keep the line history in host file PATH across
+                            sessions (default: in-session history only)
   -v, --version             print the version and exit
   -h, --help                show this help and exit
 
@@ -62,6 +64,7 @@ class Options:
     file: str | None = None
     args: list[str] = field(default_factory=list)
     action: str = "run"
+    history_file: str | None = None
 
 
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
@@ -141,6 +144,8 @@ def parse_args(argv: list[str]) -> Options:
                 o.env[k] = os.environ[k]
         elif name == "--cwd":
             o.cwd = value(name)
+        elif name == "--history-file":
+            o.history_file = value(name)
         elif a == "-c":
             if i + 1 >= len(argv):
                 raise UsageError("option -c requires an argument")
@@ -179,6 +184,19 @@ def _parse_mount(spec: str) -> tuple[str, str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``vshell`` entry point; a failure of vshell itself is a message, never a traceback."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("VSHELL_DEBUG"):
+            raise
+        sys.stderr.write(f"vshell: internal error: {type(e).__name__}: {e}\n")
+        return 125
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         opts = parse_args(argv)
@@ -214,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             return _run_file(sb, opts.file, opts.args)
         from vshell.repl import run_repl
 
-        return run_repl(sb)
+        return run_repl(sb, history_file=opts.history_file)
 
 
 class _Signals:

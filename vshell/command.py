@@ -11,8 +11,6 @@ from __future__ import annotations
 import errno as _errno
 import os
 import re
-import sys
-import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Protocol
@@ -237,21 +235,6 @@ def command(name: str, description: str) -> Callable[[RunFunc], Command]:
         return Command(name, description, fn)
 
     return wrap
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable as the :func:`command` decorator.
-
-    Importing ``vshell.command`` binds the submodule over the package's lazily exported
-    ``command`` function, so ``from vshell import command`` may yield the module; calling
-    it must still build a command.
-    """
-
-    def __call__(self, name: str, description: str) -> Callable[[RunFunc], Command]:
-        return command(name, description)
-
-
-sys.modules[__name__].__class__ = _CallableModule
 
 
 _normpath = normpath  # the name the interpreter modules import

@@ -350,8 +350,9 @@ class Sandbox:
         self._stop_jobs(ctx)
         self._active = None
         self._state = sh.state  # exec may have replaced nothing, but keep the session's state
+        self._exit_requested = getattr(sh, "exited", False)  # `exit` ran: the REPL stops
         reason = token.reason
-        if reason is not None and ("status" not in box or box.get("cancelled")):
+        if reason is not None:  # stopped is why it ended, even if a command chose a status
             outcome = Outcome.TIMED_OUT if reason == "timeout" else Outcome.CANCELED
             code = 137 if outcome is Outcome.TIMED_OUT else 130
             msg = b"vshell: timed out\n" if outcome is Outcome.TIMED_OUT else b""
@@ -416,15 +417,18 @@ class Sandbox:
                           error=FileNotFoundError(d))
         env = {"HOME": parent.state.get("HOME") or "/"}
         for entry in req.env:
-            k, eq, v = entry.partition("=")
-            if not eq or k in ("PWD", "OLDPWD"):
-                continue
-            env[k] = v
+            k, eq, v = entry.partition("=") if isinstance(entry, str) else ("", "", "")
+            if not eq or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):
+                msg = f"env entry {entry!r} is not NAME=value"
+                return Result(Outcome.INVALID, 2, b"", f"vshell: {msg}\n".encode(),
+                              error=ValueError(msg))
+            if k not in ("PWD", "OLDPWD"):  # the sandbox's to set
+                env[k] = v
         env["PWD"] = d
-        limit = self.output_limit if req.output_limit is None else min(req.output_limit,
-                                                                        self.output_limit)
+        limit = self.output_limit if req.output_limit is None else max(0, min(
+            req.output_limit, self.output_limit))
         token = CancelToken(ctx.cancel.deadline)
-        if req.timeout:
+        if req.timeout and req.timeout > 0:
             dl = time.monotonic() + req.timeout
             token.deadline = dl if token.deadline is None else min(dl, token.deadline)
         out = sio.CappedSink(limit)
@@ -453,8 +457,9 @@ class Sandbox:
                 token.cancel(token.reason or ctx.cancel.reason or "canceled")
                 t.join(_GRACE)
                 break
+        self._stop_jobs(child_ctx)  # background jobs end with the child, as at top level
         reason = token.reason
-        if reason is not None and "status" not in box:
+        if reason is not None:  # as at top level: being stopped is the outcome
             oc = Outcome.TIMED_OUT if reason == "timeout" else Outcome.CANCELED
             return Result(oc, 137 if oc is Outcome.TIMED_OUT else 130, out.getvalue(),
                           err.getvalue(), out.truncated or err.truncated)
@@ -463,11 +468,16 @@ class Sandbox:
                           out.truncated or err.truncated, error=box["error"])
         status = box.get("status", 1)
         oc = Outcome.COMPLETED
+        error = None
         if getattr(child_ctx, "parse_failed", False):
+            from vshell.syntax import ParseError
+
             oc = Outcome.INVALID
+            error = ParseError(child_ctx.parse_error_message or "syntax error")
         elif status == 127 and getattr(child_ctx, "last_not_found", False):
             oc = Outcome.NOT_FOUND
-        return Result(oc, status, out.getvalue(), err.getvalue(), out.truncated or err.truncated)
+        return Result(oc, status, out.getvalue(), err.getvalue(), out.truncated or err.truncated,
+                      error=error)
 
 
 class _PythonOptions:
