@@ -331,16 +331,16 @@ def b_return(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_break(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.shell import ExitShell, LoopControl
+    from vshell.interp.shell import AbortLine, LoopControl
 
     n = 1
     if len(args) > 1:
         sh.err(f"{name}: too many arguments")
-        raise ExitShell(1)
+        raise AbortLine(1)
     if args:
         v = _int_arg(sh, name, args[0])
         if v is None:
-            raise ExitShell(128)
+            raise AbortLine(128)
         if v < 1:
             sh.err(f"{name}: {args[0]}: loop count out of range")
             return 1
@@ -731,6 +731,10 @@ def b_trap(sh: Shell, name: str, args: list[str]) -> int:
                 q = st.traps[sig].replace("'", "'\\''")
                 _out(sh, f"trap -- '{q}' {sig}\n")
         return 0
+    if len(args) == 1 and _sig_name(args[0]) is None:
+        sh.err(f"trap: {args[0]}: invalid signal specification")
+        sh.write_err("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
+        return 2
     if len(args) == 1 or (args[0].isdigit() and _sig_name(args[0])):
         action = "-"
         specs = args if len(args) == 1 or args[0].isdigit() else args[1:]
