@@ -300,12 +300,14 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
     try:
         return eval_dbracket(sh, [w.raw for w in cmd.words])
     except ShellError as e:
-        sh.err(e.message)
-        if e.fatal:
+        if e.message:
+            sh.err(e.message)
+        if e.fatal or e.status == 2:
+            # bash finds these when it parses the line: the script ends with status 2
             from vshell.interp.shell import ExitShell
 
-            raise ExitShell(e.status) from None
-        return 2
+            raise ExitShell(2 if e.status == 2 else e.status) from None
+        return e.status or 2
 
 
 def _coproc(sh: Shell, cmd: ast.Coproc) -> int:

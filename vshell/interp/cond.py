@@ -408,7 +408,7 @@ class _DParser:
             rx = re.compile(ere_to_python(src), flags)
         except (re.error, ValueError):
             sh.state.set_array("BASH_REMATCH", {})
-            raise ShellError("", status=2) from None
+            raise _BadRegex() from None
         m = rx.search(left)
         if not m:
             sh.state.set_array("BASH_REMATCH", {})
@@ -475,7 +475,14 @@ def ere_to_python(src: str) -> str:
     return "".join(out)
 
 
+class _BadRegex(Exception):
+    """An invalid regex on the right of ``=~``: the test's status is 2 (not a syntax error)."""
+
+
 def eval_dbracket(sh: Shell, words: list[str]) -> int:
     if not words:
         raise ShellError("syntax error in conditional expression", status=2)
-    return 0 if _DParser(sh, words).parse() else 1
+    try:
+        return 0 if _DParser(sh, words).parse() else 1
+    except _BadRegex:
+        return 2
