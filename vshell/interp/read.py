@@ -329,8 +329,8 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
         read += 1
         if read <= skip:
             continue
-        if strip and line.endswith(delim):
-            line = line[:-1]
+        if (strip or delim == b"\x00") and line.endswith(delim):
+            line = line[:-1]  # a NUL cannot live in a shell string, so it never stays
         items[idx] = line.decode("utf-8", "surrogateescape")
         if callback and (idx - origin + 1) % quantum == 0:
             sh.run_source(f"{callback} {idx} {items[idx]!r}", top=False)

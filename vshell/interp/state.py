@@ -477,11 +477,10 @@ class ShellState:
         if "r" in v.attrs:
             raise ShellError(f"{name}: cannot unset: readonly variable")
         if scope is not self.globals and self.frames and scope is self.frames[-1].locals:
-            # unsetting a local in its own function leaves it declared-but-unset
+            # unsetting a local in its own function leaves it local but unset (bash 5.2);
+            # a local of a calling function is removed, revealing the next scope out
             v.value = None
-            v.attrs = {a for a in v.attrs if a in ("x",)}
-            v.attrs.add("__unsetlocal")
-            del scope[name]
+            v.attrs = set()
             return
         assert scope is not None
         del scope[name]
