@@ -122,14 +122,16 @@ def records(inv: Invocation, f: IO[bytes], delim: bytes = b"\n") -> Iterator[byt
         yield tail
 
 
-def record_batches(inv: Invocation, f: IO[bytes], delim: bytes = b"\n") -> Iterator[list[bytes]]:
+def record_batches(
+    inv: Invocation, f: IO[bytes], delim: bytes = b"\n", size: int = CHUNK
+) -> Iterator[list[bytes]]:
     """Like :func:`records` but a list per chunk (records without the delimiter).
 
     The final element of the final batch is followed by ``None`` marker semantics: callers
     that care whether the input ended with a delimiter use :func:`records` instead.
     """
     tail = b""
-    for data in chunks(inv, f):
+    for data in chunks(inv, f, size):
         if tail:
             data = tail + data
         parts = data.split(delim)

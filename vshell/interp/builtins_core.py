@@ -935,7 +935,7 @@ def b_caller(sh: Shell, name: str, args: list[str]) -> int:
         except ValueError:
             sh.err(f"caller: {args[0]}: invalid number")
             return 2
-    frames = st.frames
+    frames = [f for f in st.frames if not f.temp]
     if n >= len(frames):
         return 1
     f = frames[len(frames) - 1 - n]

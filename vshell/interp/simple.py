@@ -323,7 +323,9 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     st = sh.state
     fn = st.functions.get(name)
     if fn is not None:
-        return _with_temp_env(sh, assigns, lambda: call_function(sh, fn, name, args, fds))
+        if not assigns:
+            return call_function(sh, fn, name, args, fds)
+        return _with_temp_frame(sh, assigns, lambda: call_function(sh, fn, name, args, fds))
     sb = builtins_registry.lookup(name)
     if sb is not None:
         return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
@@ -398,6 +400,22 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         return 1
     finally:
         sh.fds = saved
+
+
+def _with_temp_frame(sh: Shell, assigns: dict[str, str], fn) -> int:  # type: ignore[no-untyped-def]
+    """``x=1 f``: the bindings live in a scope of their own around the call (bash's temp
+    frame), exported, and vanish when it returns."""
+    from vshell.interp.state import Frame, Var
+
+    st = sh.state
+    frame = Frame("(tempenv)", {k: Var(v, {"x"}) for k, v in assigns.items()},
+                  list(st.positional), st.lineno, sh.source_name, temp=True)
+    st.frames.append(frame)
+    try:
+        return fn()
+    finally:
+        if frame in st.frames:
+            st.frames.remove(frame)
 
 
 def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:  # type: ignore[no-untyped-def]

@@ -145,6 +145,7 @@ class Frame:
     positional: list[str]
     call_line: int = 0
     source: str = ""
+    temp: bool = False  # the prefix bindings of a function call (``x=1 f``), not a call
 
 
 class ShellState:
@@ -192,7 +193,7 @@ class ShellState:
         new.globals = {k: v.copy() for k, v in self.globals.items()}
         new.frames = [
             Frame(f.name, {k: v.copy() for k, v in f.locals.items()}, list(f.positional),
-                  f.call_line, f.source)
+                  f.call_line, f.source, f.temp)
             for f in self.frames
         ]
         new.positional = list(self.positional)
@@ -239,11 +240,11 @@ class ShellState:
 
     def _call_stack_array(self, name: str) -> Var | None:
         """FUNCNAME, BASH_SOURCE and BASH_LINENO, computed from the call stack."""
-        if not self.frames:
+        if not any(not f.temp for f in self.frames):
             if name == "BASH_SOURCE" and self.source_stack:
                 return Var({0: self.source_stack[-1]}, {"a"})
             return None
-        frames = list(reversed(self.frames))
+        frames = [f for f in reversed(self.frames) if not f.temp]
         if name == "FUNCNAME":
             items = [f.name for f in frames] + ["main"]
         elif name == "BASH_SOURCE":
@@ -477,11 +478,13 @@ class ShellState:
         if "r" in v.attrs:
             raise ShellError(f"{name}: cannot unset: readonly variable")
         if scope is not self.globals and self.frames and scope is self.frames[-1].locals:
-            # unsetting a local in its own function leaves it local but unset (bash 5.2);
-            # a local of a calling function is removed, revealing the next scope out
-            v.value = None
-            v.attrs = set()
-            return
+            below = self.frames[-2] if len(self.frames) > 1 else None
+            if not (below is not None and below.temp and name in below.locals):
+                # unsetting a local in its own function leaves it local but unset (bash
+                # 5.2), unless it shadows that call's prefix binding, which it reveals
+                v.value = None
+                v.attrs = set()
+                return
         assert scope is not None
         del scope[name]
 
