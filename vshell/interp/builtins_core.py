@@ -375,6 +375,10 @@ def b_shift(sh: Shell, name: str, args: list[str]) -> int:
 def b_eval(sh: Shell, name: str, args: list[str]) -> int:
     if args and args[0] == "--":
         args = args[1:]
+    elif args and args[0].startswith("-") and len(args[0]) > 1:
+        sh.err(f"eval: {args[0]}: invalid option")
+        sh.write_err("eval: usage: eval [arg ...]\n")
+        return 2
     src = " ".join(args)
     if not src.strip():
         return 0

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 def run(sh: Shell, cmd: ast.Command) -> int:
     if isinstance(cmd, ast.FunctionDef):
+        if any(c in cmd.name for c in "$`'\"\\"):
+            sh.err(f"`{cmd.name}': not a valid identifier")
+            return 1
         sh.state.functions[cmd.name] = cmd
         return 0
     redirects = getattr(cmd, "redirects", None)

@@ -128,6 +128,8 @@ def b_read(sh: Shell, name: str, args: list[str]) -> int:
                     try:
                         nchars = int(val)
                     except ValueError:
+                        nchars = -1
+                    if nchars < 0:
                         sh.err(f"read: {val}: invalid number")
                         return 1
                     exact = c == "N"
