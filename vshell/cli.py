@@ -12,8 +12,12 @@ import re
 import signal
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vshell import __version__
+
+if TYPE_CHECKING:
+    from vshell.sandbox import Sandbox
 
 USAGE = """\
 usage: vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
@@ -42,6 +46,8 @@ options:
   -h, --help                show this help and exit
 
 With no -c and no FILE, vshell reads commands from standard input (a REPL on a terminal).
+`vshell mcp [options]` serves the sandbox over the Model Context Protocol instead (see
+`vshell mcp --help`); run a script file named mcp as ./mcp.
 Exit status: the script's; 2 for bad usage or a script that does not parse; 137 when the
 timeout stops a run; 130 on SIGINT; 143 on SIGTERM.
 """
@@ -196,8 +202,27 @@ def main(argv: list[str] | None = None) -> int:
         return 125
 
 
+def build_sandbox(opts: Options) -> Sandbox:
+    """The Sandbox the sandbox flags describe (shared by the shell and ``vshell mcp``)."""
+    from vshell.sandbox import HostMount, Sandbox
+
+    return Sandbox(
+        mounts=[HostMount(h, v, readonly=m == "ro") for h, v, m in opts.mounts],
+        deny=opts.deny,
+        allow_net=opts.allow_net,
+        env=opts.env,
+        timeout=opts.timeout,
+        output_limit=opts.output_limit,
+        cwd=opts.cwd,
+    )
+
+
 def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "mcp":  # the MCP server subcommand (a script named mcp: ./mcp)
+        from vshell.mcp.cli import main as mcp_main
+
+        return mcp_main(argv[1:])
     try:
         opts = parse_args(argv)
     except UsageError as e:
@@ -209,18 +234,10 @@ def _main(argv: list[str] | None = None) -> int:
     if opts.action == "version":
         sys.stdout.write(f"vshell {__version__}\n")
         return 0
-    from vshell.sandbox import HostMount, Sandbox, SandboxConfigError
+    from vshell.sandbox import SandboxConfigError
 
     try:
-        sb = Sandbox(
-            mounts=[HostMount(h, v, readonly=m == "ro") for h, v, m in opts.mounts],
-            deny=opts.deny,
-            allow_net=opts.allow_net,
-            env=opts.env,
-            timeout=opts.timeout,
-            output_limit=opts.output_limit,
-            cwd=opts.cwd,
-        )
+        sb = build_sandbox(opts)
     except SandboxConfigError as e:
         sys.stderr.write(f"vshell: {e}\n")
         return 2

@@ -1,0 +1,348 @@
+"""The tools vshell serves, independent of the MCP SDK.
+
+Each tool is a schema (input, output, annotations) plus a synchronous function over one
+:class:`~vshell.sandbox.Sandbox`.  Keeping this layer SDK-free makes it testable on its own
+and keeps the protocol glue in :mod:`vshell.mcp.server` thin.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from vshell.command import CancelToken
+from vshell.mcp import budget, fileops
+from vshell.mcp.fileops import ToolError
+from vshell.result import Outcome
+
+
+@dataclass
+class ToolResult:
+    """What one call returns: model-facing text, typed fields, and whether it failed."""
+
+    text: str
+    structured: dict[str, Any] | None = None
+    is_error: bool = False
+
+
+@dataclass
+class ServerConfig:
+    """Server-side policy that is not part of the sandbox itself."""
+
+    command_timeout: float | None = 60.0  # default for calls without a timeout (None: none)
+    max_result_bytes: int = budget.DEFAULT_MAX_RESULT_BYTES  # 0 disables the budget
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    run: Callable[..., ToolResult] = field(compare=False)
+
+
+def error_result(err: ToolError) -> ToolResult:
+    """A tool failure: the stable code leads the text so it is easy to branch on."""
+    return ToolResult(f"{err.code}: {err.message}", None, True)
+
+
+# --- bash ------------------------------------------------------------------------------
+_BASH_OUT = {
+    "type": "object",
+    "properties": {
+        "exit_code": {"type": "integer", "description": "the script's exit status"},
+        "stdout": {"type": "string"},
+        "stderr": {"type": "string"},
+        "outcome": {"type": "string", "enum": [str(o) for o in Outcome],
+                    "description": "why the run ended (completed, timed_out, canceled, ...)"},
+        "truncated": {"type": "boolean",
+                      "description": "stdout/stderr here are not the complete streams"},
+        "duration_ms": {"type": "integer"},
+        "cwd": {"type": "string", "description": "the session's working directory afterwards"},
+        "output_limited": {"type": "boolean",
+                           "description": "the sandbox's --output-limit cut a stream"},
+        "timed_out": {"type": "boolean"},
+        "timeout_sec": {"type": "number"},
+        "timeout_source": {"type": "string", "enum": ["request", "server_default", "sandbox"]},
+        "result_truncated": {"type": "boolean",
+                             "description": "cut to fit the --max-result-bytes budget"},
+        "result_dropped_bytes": {"type": "integer"},
+        "result_budget_bytes": {"type": "integer"},
+        "stdout_dropped_bytes": {"type": "integer"},
+        "stderr_dropped_bytes": {"type": "integer"},
+    },
+    "required": ["exit_code", "stdout", "stderr", "outcome", "truncated", "duration_ms"],
+}
+
+
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
+def _join_text(stdout: str, stderr: str, code: int, notes: list[str]) -> str:
+    parts = [stdout]
+    if stderr:
+        if stdout and not stdout.endswith("\n"):
+            parts.append("\n")
+        parts.append("[stderr]\n" + stderr)
+    text = "".join(parts)
+    tail = [*notes]
+    if code != 0:
+        tail.append(f"[exit code: {code}]")
+    if tail:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += "\n".join(tail) + "\n"
+    return text
+
+
+def run_bash(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+             cancel: CancelToken | None = None) -> ToolResult:
+    """Run a script in the persistent session and shape its result for a model."""
+    command = args.get("command")
+    if not isinstance(command, str):
+        raise ToolError("E_INVALID_ARGUMENT", "command must be a string")
+    timeout = args.get("timeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
+                                or timeout < 0):
+        raise ToolError("E_INVALID_ARGUMENT", "timeout must be a number of seconds >= 0")
+    if timeout:
+        limit, source = float(timeout), "request"
+    else:
+        limit, source = cfg.command_timeout, "server_default"
+    if sb.timeout is not None and (limit is None or sb.timeout < limit):
+        limit, source = sb.timeout, "sandbox"
+    began = time.monotonic()
+    res = sb.exec(command, timeout=limit or None, cancel=cancel)
+    took = int((time.monotonic() - began) * 1000)
+    stdout, stderr = _decode(res.stdout), _decode(res.stderr)
+    data: dict[str, Any] = {"exit_code": res.exit_code, "stdout": stdout, "stderr": stderr,
+                            "outcome": str(res.outcome), "truncated": bool(res.truncated),
+                            "duration_ms": took, "cwd": sb.cwd,
+                            "output_limited": bool(res.truncated)}
+    notes: list[str] = []
+    lead = ""
+    if res.truncated:
+        notes.append(f"[output truncated at the sandbox output limit of {sb.output_limit} bytes]")
+    if res.outcome is Outcome.TIMED_OUT:
+        data.update(timed_out=True, timeout_sec=limit, timeout_source=source)
+        why = {"request": "the `timeout` this call passed",
+               "server_default": "the server default; pass `timeout` to allow a longer command",
+               "sandbox": "the sandbox's --timeout limit"}[source]
+        lead = f"E_TIMEOUT: stopped after {limit:g}s ({why})\n"
+    text = lead + _join_text(stdout, stderr, res.exit_code, notes)
+    out = ToolResult(budget.cut_text(text), data, res.exit_code != 0 or not res.ok())
+    return apply_budget(out, cfg.max_result_bytes)
+
+
+def apply_budget(res: ToolResult, limit: int) -> ToolResult:
+    """Bound the encoded size of a result: text keeps a quarter, the streams share the rest."""
+    if limit <= 0:
+        return res
+    room = max(1024, limit - budget.ENVELOPE_RESERVE)
+    text, dropped_text = budget.fit(res.text, room // 4)
+    res.text = text
+    data = res.structured
+    if data is None:
+        return res
+    streams = {k: v for k, v in data.items() if k in ("stdout", "stderr") and isinstance(v, str)}
+    if not streams:
+        return res
+    rest = room - budget.encoded_len(text)
+    sizes = {k: budget.encoded_len(v) for k, v in streams.items()}
+    if sum(sizes.values()) <= rest:
+        return res
+    shares = budget.share(sizes, rest)
+    total = dropped_text
+    for k, v in streams.items():
+        if sizes[k] > shares[k]:
+            data[k], dropped = budget.fit(v, shares[k])
+            data[f"{k}_dropped_bytes"] = dropped
+            total += dropped
+    data.update(result_truncated=True, result_dropped_bytes=total, result_budget_bytes=limit,
+                truncated=True)
+    return res
+
+
+# --- file tools --------------------------------------------------------------------------
+def _file_tool(fn: Callable[..., tuple[str, dict[str, Any]]], *names: str
+               ) -> Callable[..., ToolResult]:
+    def run(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+            cancel: CancelToken | None = None) -> ToolResult:
+        text, meta = fn(sb.fs, sb.cwd, *(args.get(n) for n in names))
+        return apply_budget(ToolResult(text, meta), cfg.max_result_bytes)
+
+    return run
+
+
+_PATH = {"type": "string", "description": "file path; relative paths resolve against the "
+         "session's working directory (the bash tool's cwd)"}
+
+_READ_OUT = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string"},
+        "file_size": {"type": "integer"},
+        "line_count": {"type": "integer", "description": "lines returned in the text"},
+        "start_line": {"type": "integer"},
+        "total_lines": {"type": "integer"},
+        "truncated": {"type": "boolean"},
+        "next_offset": {"type": "integer", "description": "pass as offset to continue"},
+        "empty_reason": {"type": "string", "enum": ["empty_file", "offset_beyond_eof"]},
+    },
+    "required": ["path", "file_size", "line_count", "start_line", "truncated"],
+}
+
+_WRITE_OUT = {
+    "type": "object",
+    "properties": {"path": {"type": "string"}, "created": {"type": "boolean"},
+                   "bytes": {"type": "integer"}},
+    "required": ["path", "created", "bytes"],
+}
+
+_EDIT_OUT = {
+    "type": "object",
+    "properties": {"path": {"type": "string"}, "edits": {"type": "integer"},
+                   "changed": {"type": "boolean"}, "bytes": {"type": "integer"}},
+    "required": ["path", "edits", "changed", "bytes"],
+}
+
+_LIST_OUT = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string"},
+        "entries": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "type": {"type": "string", "enum": ["file", "directory", "symlink", "other"]},
+                "size": {"type": "integer"},
+                "target": {"type": "string"},
+                "target_type": {"type": "string"},
+            },
+            "required": ["name", "type", "size"],
+        }},
+        "total": {"type": "integer"},
+        "truncated": {"type": "boolean"},
+    },
+    "required": ["path", "entries", "total", "truncated"],
+}
+
+_GLOB_OUT = {
+    "type": "object",
+    "properties": {"base": {"type": "string"},
+                   "matches": {"type": "array", "items": {"type": "string"}},
+                   "total": {"type": "integer"}, "truncated": {"type": "boolean"}},
+    "required": ["base", "matches", "total", "truncated"],
+}
+
+TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
+    ToolSpec(
+        "bash", "Run a bash script",
+        "Run a bash script in a persistent sandboxed session: the working directory, "
+        "variables and functions carry over between calls. vshell is a bash-compatible "
+        "interpreter with ~100 built-in commands (coreutils, grep, sed, awk, find, jq, "
+        "python in WASI, ...); no host program can be started. Output past ~50 KiB is cut "
+        "head + tail in the text; structuredContent keeps more.",
+        {"type": "object", "properties": {
+            "command": {"type": "string", "description": "the script to run"},
+            "timeout": {"type": "number", "minimum": 0,
+                        "description": "seconds before the run is stopped (default: the "
+                        "server's --command-timeout)"}},
+         "required": ["command"]},
+        _BASH_OUT, read_only=False, destructive=True, idempotent=False, run=run_bash),
+    ToolSpec(
+        "read", "Read a text file",
+        f"Read a UTF-8 text file. offset (1-based line) and limit (lines) page through it; "
+        f"at most {fileops.READ_MAX_LINES} lines / {fileops.READ_MAX_BYTES // 1024} KiB per "
+        "call, and next_offset says where to continue. Binary files and directories fail "
+        "with E_BINARY / E_IS_DIRECTORY.",
+        {"type": "object", "properties": {
+            "path": _PATH,
+            "offset": {"type": "integer", "minimum": 1, "description": "first line (1-based)"},
+            "limit": {"type": "integer", "minimum": 1, "description": "maximum lines"}},
+         "required": ["path"]},
+        _READ_OUT, read_only=True, destructive=False, idempotent=True,
+        run=_file_tool(fileops.read_file, "path", "offset", "limit")),
+    ToolSpec(
+        "write", "Create or overwrite a file",
+        "Write content to a file, replacing it atomically if it exists; missing parent "
+        "directories are created.",
+        {"type": "object", "properties": {
+            "path": _PATH, "content": {"type": "string", "description": "the whole new text"}},
+         "required": ["path", "content"]},
+        _WRITE_OUT, read_only=False, destructive=True, idempotent=True,
+        run=_file_tool(fileops.write_file, "path", "content")),
+    ToolSpec(
+        "edit", "Edit a file by exact replacement",
+        "Replace exact text in a file. Each oldText must occur exactly once in the current "
+        "file (E_NO_MATCH / E_AMBIGUOUS otherwise) and edits must not overlap; all edits "
+        "apply together or none do.",
+        {"type": "object", "properties": {
+            "path": _PATH,
+            "edits": {"type": "array", "minItems": 1, "items": {
+                "type": "object",
+                "properties": {"oldText": {"type": "string", "minLength": 1},
+                               "newText": {"type": "string"}},
+                "required": ["oldText", "newText"]}}},
+         "required": ["path", "edits"]},
+        _EDIT_OUT, read_only=False, destructive=True, idempotent=False,
+        run=_file_tool(fileops.edit_file, "path", "edits")),
+    ToolSpec(
+        "list", "List a directory",
+        "List one directory (default: the working directory) with each entry's type and "
+        "size, sorted by name.",
+        {"type": "object", "properties": {"path": _PATH}},
+        _LIST_OUT, read_only=True, destructive=False, idempotent=True,
+        run=_file_tool(fileops.list_dir, "path")),
+    ToolSpec(
+        "glob", "Find files by pattern",
+        "Paths matching a shell glob pattern, relative to path (default: the working "
+        "directory); ** matches any number of directories, e.g. 'src/**/*.py'.",
+        {"type": "object", "properties": {
+            "pattern": {"type": "string", "description": "e.g. '**/*.md'"},
+            "path": {"type": "string", "description": "directory to search from"}},
+         "required": ["pattern"]},
+        _GLOB_OUT, read_only=True, destructive=False, idempotent=True,
+        run=_file_tool(fileops.glob_files, "pattern", "path")),
+]}
+
+
+def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
+    """Validate arguments against the input schema (jsonschema when installed)."""
+    schema = spec.input_schema
+    try:
+        import jsonschema
+    except ImportError:  # the tools validate their own arguments too
+        missing = [k for k in schema.get("required", []) if k not in args]
+        if missing:
+            raise ToolError("E_INVALID_ARGUMENT", f"missing argument {missing[0]!r}") from None
+        return
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
+                                           .iter_errors(args))
+    if err is not None:
+        where = "/".join(str(p) for p in err.absolute_path) or "arguments"
+        raise ToolError("E_INVALID_ARGUMENT", f"{where}: {err.message}")
+
+
+def call(sb: Any, cfg: ServerConfig, name: str, args: dict[str, Any],
+         cancel: CancelToken | None = None) -> ToolResult:
+    """Run tool ``name``; every tool failure becomes an error result, never an exception."""
+    spec = TOOLS[name]
+    try:
+        check_arguments(spec, args)
+        return spec.run(sb, cfg, args, cancel)
+    except ToolError as e:
+        return error_result(e)
+    except Exception as e:  # noqa: BLE001 - a bug must not cost the client its connection
+        import logging
+
+        logging.getLogger("vshell.mcp").exception("tool %s failed", name)
+        return error_result(ToolError("E_INTERNAL", f"{type(e).__name__}: {e}"))
