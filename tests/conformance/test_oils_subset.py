@@ -35,12 +35,12 @@ FLOORS = {
     "here-doc": 30,
     "redirect": 35,
     "sh-func": 11,
-    "tilde": 12,
+    "tilde": 14,
     "glob": 38,
     "brace-expansion": 54,
     "array": 64,
-    "assoc": 38,
-    "dbracket": 41,
+    "assoc": 39,
+    "dbracket": 46,
 }
 
 
