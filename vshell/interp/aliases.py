@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from vshell.syntax.words import find_close_paren, skip_backtick, skip_dollar, skip_quote
+from vshell.syntax.words import find_close_paren, skip_construct
 
 _WORD_END = frozenset(" \t\n;&|()<>")
 _CMD_START_WORDS = frozenset(("then", "do", "else", "elif", "if", "while", "until", "!",
@@ -129,17 +129,9 @@ def _word_end(s: str, i: int) -> int:
     j = i
     while j < n and s[j] not in _WORD_END:
         c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c in "'\"":
-            j = skip_quote(s, j)
-            continue
-        if c == "`":
-            j = skip_backtick(s, j)
-            continue
-        if c == "$" and j + 1 < n and s[j + 1] in "({[":
-            j = skip_dollar(s, j)
+        k = skip_construct(s, j)
+        if k != j:
+            j = k
             continue
         if c in "@!+*?" and j + 1 < n and s[j + 1] == "(":
             j = find_close_paren(s, j + 2) + 1

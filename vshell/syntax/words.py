@@ -152,6 +152,21 @@ def skip_dollar(s: str, i: int) -> int:
     return i + 1
 
 
+def skip_construct(s: str, j: int) -> int:
+    """If s[j] opens a backslash escape, a quote, backticks or a ``$(``/``${``/``$[`` form,
+    the index after it; otherwise j.  The one place scanners step over quoted text."""
+    c = s[j]
+    if c == "\\":
+        return j + 2
+    if c in "'\"":
+        return skip_quote(s, j)
+    if c == "`":
+        return skip_backtick(s, j)
+    if c == "$" and j + 1 < len(s) and s[j + 1] in "({[":
+        return skip_dollar(s, j)
+    return j
+
+
 def find_close_paren(s: str, i: int) -> int:
     """Index of the ``)`` closing a ``(`` whose content starts at i (quote/comment aware)."""
     depth = 1
@@ -160,17 +175,9 @@ def find_close_paren(s: str, i: int) -> int:
     case_depth = 0
     while j < n:
         c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c in "'\"":
-            j = skip_quote(s, j)
-            continue
-        if c == "`":
-            j = skip_backtick(s, j)
-            continue
-        if c == "$" and j + 1 < n and s[j + 1] in "({[":
-            j = skip_dollar(s, j)
+        k = skip_construct(s, j)
+        if k != j:
+            j = k
             continue
         if c == "#" and (j == i or s[j - 1] in " \t\n;(|&"):
             k = s.find("\n", j)
@@ -207,17 +214,9 @@ def find_close_brace(s: str, i: int) -> int:
     n = len(s)
     while j < n:
         c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c in "'\"":
-            j = skip_quote(s, j)
-            continue
-        if c == "`":
-            j = skip_backtick(s, j)
-            continue
-        if c == "$" and j + 1 < n and s[j + 1] in "({[":
-            j = skip_dollar(s, j)
+        k = skip_construct(s, j)
+        if k != j:
+            j = k
             continue
         if c == "{":
             depth += 1
@@ -606,14 +605,9 @@ def _find_bracket(s: str, i: int) -> int:
     j = i
     while j < len(s):
         c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c in "'\"":
-            j = skip_quote(s, j)
-            continue
-        if c == "$" and j + 1 < len(s) and s[j + 1] in "({[":
-            j = skip_dollar(s, j)
+        k = skip_construct(s, j)
+        if k != j:
+            j = k
             continue
         if c == "[":
             depth += 1
@@ -630,11 +624,9 @@ def _find_top_colon(s: str, i: int) -> int:
     j = i
     while j < len(s):
         c = s[j]
-        if c in "'\"":
-            j = skip_quote(s, j)
-            continue
-        if c == "$" and j + 1 < len(s) and s[j + 1] in "({[":
-            j = skip_dollar(s, j)
+        k = skip_construct(s, j)
+        if k != j:
+            j = k
             continue
         if c == "(":
             depth += 1
@@ -654,17 +646,9 @@ def _find_unescaped_slash(s: str, i: int) -> int:
     j = i
     while j < len(s):
         c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c in "'\"":
-            j = skip_quote(s, j)
-            continue
-        if c == "$" and j + 1 < len(s) and s[j + 1] in "({[":
-            j = skip_dollar(s, j)
-            continue
-        if c == "`":
-            j = skip_backtick(s, j)
+        k = skip_construct(s, j)
+        if k != j:
+            j = k
             continue
         if c == "/":
             return j
