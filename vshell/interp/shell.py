@@ -228,7 +228,7 @@ class Shell:
                         exp.inside_substitution(it.start):
                     break
                 group.append(it)
-            if self.state.options.get("verbose"):
+            if top and self.state.options.get("verbose"):
                 self.write_err(exp.text[group[0].start : group[-1].end] + "\n")
             status = self._run_items(group, exp.text)
             if len(group) < len(items):
