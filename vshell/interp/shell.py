@@ -420,6 +420,9 @@ class Shell:
 
     def _run_multi(self, pl: ast.Pipeline) -> int:
         n = len(pl.commands)
+        underscore = self.state.globals.get("_")
+        if underscore is not None:
+            underscore.value = ""  # bash: a pipeline's stages start with an empty $_
         pipes = [sio.Pipe(self.ctx.cancel) for _ in range(n - 1)]
         statuses: list[int] = [0] * n
         errors: list[BaseException | None] = [None] * n
