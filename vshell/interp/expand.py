@@ -32,6 +32,21 @@ class ExpansionError(ShellError):
     pass
 
 
+def _guard(fn, raw: str):  # type: ignore[no-untyped-def]
+    """Lex word text; a ``${…}`` bash cannot read is a fatal "bad substitution"."""
+    try:
+        return fn(raw)
+    except W.BadSubst as e:
+        raise ExpansionError(str(e), status=1, fatal=True) from None
+
+
+def _lex_word(raw: str, **kw: bool) -> list[W.Part]:
+    try:
+        return W.lex_word(raw, **kw)
+    except W.BadSubst as e:
+        raise ExpansionError(str(e), status=1, fatal=True) from None
+
+
 def escape_glob(text: str) -> str:
     """Backslash-escape pattern characters so ``text`` matches only itself."""
     if not any(c in _PAT_SPECIAL for c in text):
@@ -61,7 +76,7 @@ class Expander:
                 except BraceExpansionError as e:
                     raise ExpansionError(str(e), fatal=True) from None
             for item in items:
-                parts = W.lex_word(item)
+                parts = _lex_word(item)
                 if len(parts) == 1 and isinstance(parts[0], W.Lit):
                     text = parts[0].text
                     if not (_GLOB_CHARS & set(text)) or st.options.get("noglob"):
@@ -73,7 +88,7 @@ class Expander:
 
     def word(self, raw: str, *, assign: bool = False) -> str:
         """Expansion without splitting or globbing (assignments, here-strings, case word)."""
-        parts = W.lex_word(raw, assign=assign)
+        parts = _lex_word(raw, assign=assign)
         if len(parts) == 1 and isinstance(parts[0], W.Lit):
             return parts[0].text
         segs = self.parts(parts, quoted=False, assign=assign)
@@ -86,7 +101,7 @@ class Expander:
 
             if len(brace_expand(raw)) > 1:
                 raise ExpansionError(f"{raw}: ambiguous redirect")
-        parts = W.lex_word(raw)
+        parts = _lex_word(raw)
         segs = self.parts(parts, quoted=False)
         fields = self.split_and_glob(segs)
         if len(fields) != 1:
@@ -95,7 +110,7 @@ class Expander:
 
     def pattern(self, raw: str) -> str:
         """A pattern word (case, [[ == ]]): quoted characters escaped, no splitting."""
-        parts = W.lex_word(raw)
+        parts = _lex_word(raw)
         return self.pattern_parts(parts)
 
     def pattern_parts(self, parts: list[W.Part]) -> str:
@@ -114,7 +129,7 @@ class Expander:
         """The right side of ``=~``: quoted parts match literally."""
         import re
 
-        parts = W.lex_word(raw)
+        parts = _lex_word(raw)
         segs = self.parts(parts, quoted=False)
         out = []
         for s in self._join_breaks(segs):
@@ -131,14 +146,14 @@ class Expander:
         return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
 
     def heredoc(self, body: str) -> str:
-        return self.string_parts(W.lex_heredoc(body))
+        return self.string_parts(_guard(W.lex_heredoc, body))
 
     def arith_text(self, raw: str) -> str:
         """The text of an arithmetic expression after ``$`` expansions and quote removal."""
         if "$" not in raw and "`" not in raw and '"' not in raw and "'" not in raw \
                 and "\\" not in raw:
             return raw
-        parts = W.WordLexer(raw).parse(tilde=False)
+        parts = _guard(lambda r: W.WordLexer(r).parse(tilde=False), raw)
         segs = self.parts(parts, quoted=True)
         return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
 
