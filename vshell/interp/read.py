@@ -280,6 +280,9 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
         if opt in "dnOsuCc" and not val:
             i += 1
             val = args[i] if i < len(args) else ""
+        if opt in "nOsuc" and not val.lstrip("-").isdigit():
+            sh.err(f"{name}: {val}: invalid number")
+            return 1
         if opt == "d":
             delim = val.encode()[:1] if val else b"\x00"
         elif opt == "n":

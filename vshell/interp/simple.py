@@ -398,6 +398,10 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         sh.err(f"{name}: write error: {describe_oserror(e)}" if e.errno in (9, 28, 5)
                else f"{name}: {describe_oserror(e)}")
         return 1
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError) as e:
+        # a builtin's own bug or an argument it did not expect: a message, never a traceback
+        sh.err(f"{name}: {e}")
+        return 2
     finally:
         sh.fds = saved
 
