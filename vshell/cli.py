@@ -32,7 +32,8 @@ a Python function over a virtual filesystem of host mounts.
 options:
   -c SCRIPT                 run SCRIPT and exit with its status
   --mount HOST:VPATH[:ro]   expose host directory HOST at virtual path VPATH
-                            (read-write, or read-only with :ro)
+                            (read-write, read-only with :ro, or copy-on-write
+                            with :cow: the host is never written)
   --deny-path PATTERN       refuse access to paths matching PATTERN (e.g. '**/.env')
   --allow-net ENTRY         allow network access to a host name, '*.' wildcard, IP or CIDR
   --timeout DURATION        stop a run after DURATION, e.g. 500ms, 30s, 1m (0: no deadline;
@@ -176,14 +177,14 @@ def parse_args(argv: list[str]) -> Options:
 def _parse_mount(spec: str) -> tuple[str, str, str]:
     mode = "rw"
     body = spec
-    for suffix in (":ro", ":rw"):
+    for suffix in (":ro", ":rw", ":cow"):
         if spec.endswith(suffix):
             mode = suffix[1:]
             body = spec[: -len(suffix)]
             break
     host, sep, vpath = body.rpartition(":")
     if not sep or not host or not vpath:
-        raise UsageError(f"invalid --mount {spec!r} (want HOST:VPATH[:ro])")
+        raise UsageError(f"invalid --mount {spec!r} (want HOST:VPATH[:ro|:cow])")
     if not vpath.startswith("/"):
         raise UsageError(f"invalid --mount {spec!r}: VPATH must be absolute")
     return host, vpath, mode
@@ -207,7 +208,7 @@ def build_sandbox(opts: Options) -> Sandbox:
     from vshell.sandbox import HostMount, Sandbox
 
     return Sandbox(
-        mounts=[HostMount(h, v, readonly=m == "ro") for h, v, m in opts.mounts],
+        mounts=[HostMount(h, v, readonly=m == "ro", cow=m == "cow") for h, v, m in opts.mounts],
         deny=opts.deny,
         allow_net=opts.allow_net,
         env=opts.env,

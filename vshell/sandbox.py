@@ -26,11 +26,16 @@ _GRACE = 0.5  # how long a stopped run may take to unwind before exec returns an
 
 @dataclass(frozen=True)
 class HostMount:
-    """A host directory exposed at ``vpath`` (read-write unless ``readonly``)."""
+    """A host directory exposed at ``vpath`` (read-write unless ``readonly``).
+
+    ``cow`` makes it copy-on-write: the host is never written; changes stay in memory for
+    :meth:`Sandbox.changes` / :meth:`Sandbox.diff` until :meth:`Sandbox.sync` applies them.
+    """
 
     host: str
     vpath: str
     readonly: bool = False
+    cow: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,14 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str]) -> Any:
             host = os.path.abspath(m.host)
             if not os.path.isdir(host):
                 raise SandboxConfigError(f"mount {m.host}:{vpath}: {m.host}: not a directory")
-            built.append(vfs.Mount(vpath, vfs.HostBackend(host), readonly=m.readonly))
+            if m.cow and m.readonly:
+                raise SandboxConfigError(f"mount {m.host}:{vpath}: cow and readonly exclude")
+            if m.cow:
+                from vshell.vfs.overlay import OverlayBackend
+
+                built.append(vfs.Mount(vpath, OverlayBackend(host)))
+            else:
+                built.append(vfs.Mount(vpath, vfs.HostBackend(host), readonly=m.readonly))
         elif isinstance(m, MemoryMount):
             backend = vfs.MemoryBackend()
             if m.files:
@@ -275,6 +287,37 @@ class Sandbox:
                 self._http.close()
             except Exception:  # noqa: BLE001
                 pass
+
+    # --- copy-on-write review (see vshell.overlay_review) ---------------------------
+    def changes(self) -> list[tuple[str, str]]:
+        """Sorted (vpath, "add"|"modify"|"delete"|"type-change") held by the cow mounts."""
+        from vshell import overlay_review
+
+        return overlay_review.changes(self.fs)
+
+    def diff(self) -> str:
+        """Unified diff (``--- a/PATH`` / ``+++ b/PATH``) of the cow mounts' text changes."""
+        from vshell import overlay_review
+
+        return overlay_review.diff(self.fs)
+
+    def sync(self, paths: Iterable[str] | None = None) -> Any:
+        """Apply cow changes to the host (all, or those under ``paths``): a SyncResult.
+
+        On conflict nothing is applied; on a failure part-way the result says exactly
+        what was applied and the rest stays in the overlay for a retry.
+        """
+        from vshell import overlay_review
+
+        with self._lock:
+            return overlay_review.sync(self.fs, paths)
+
+    def discard(self) -> None:
+        """Drop every change held by the cow mounts."""
+        from vshell import overlay_review
+
+        with self._lock:
+            overlay_review.discard(self.fs)
 
     def __enter__(self) -> Sandbox:
         return self

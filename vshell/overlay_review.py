@@ -1,0 +1,146 @@
+"""Reviewing and applying the changes held by a sandbox's copy-on-write mounts.
+
+A cow mount keeps every change in memory; this module turns those changes into what a
+person (or an agent's supervisor) reads before deciding: a sorted list of changed paths,
+a unified diff, and a sync that either applies everything asked for or, on conflict,
+nothing.  Host access itself stays in :mod:`vshell.vfs.overlay`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vshell.vfs.overlay import Change, OverlayBackend
+from vshell.vfs.paths import join_parts, split_path
+
+__all__ = ["SyncResult", "changes", "diff", "discard", "overlays", "sync"]
+
+
+@dataclass
+class SyncResult:
+    """What a sync did.  ``ok`` is False on conflict (nothing applied) or failure part-way.
+
+    ``applied`` lists (vpath, kind) exactly as written to the host; ``conflicts`` names the
+    host paths changed since the overlay saw them (or unsafe symlinks); ``failed`` and
+    ``error`` say which path stopped a sync part-way (everything not applied is still in
+    the overlay, so calling sync again retries).
+    """
+
+    applied: list[tuple[str, str]] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    failed: str | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.conflicts and self.failed is None
+
+
+def overlays(fs: Any) -> list[tuple[str, OverlayBackend]]:
+    """(mount point, backend) of every cow mount of a VFS, in mount-point order."""
+    found = [(m.vpath, m.backend) for m in fs.mounts if isinstance(m.backend, OverlayBackend)]
+    return sorted(found, key=lambda item: item[0])
+
+
+def _vpath(vroot: str, change: Change) -> str:
+    return join_parts(change.parts, vroot)
+
+
+def changes(fs: Any) -> list[tuple[str, str]]:
+    """Sorted (vpath, "add"|"modify"|"delete"|"type-change") for every cow mount."""
+    out: list[tuple[str, str]] = []
+    for vroot, ov in overlays(fs):
+        out.extend((_vpath(vroot, c), c.kind) for c in ov.changes(vroot))
+    return sorted(out)
+
+
+def _text(data: bytes | None) -> list[str] | None:
+    """Lines of ``data`` when it is text; None when binary (NUL byte or not UTF-8)."""
+    if data is None:
+        return []
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        return None
+
+
+def _unified(old: list[str], new: list[str], name: str) -> str:
+    out: list[str] = []
+    for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"):
+        if line.endswith("\n"):
+            out.append(line)
+        else:
+            out.append(line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def diff(fs: Any) -> str:
+    """Unified diff of changed regular files; binary files are only named."""
+    parts: list[str] = []
+    for vroot, ov in overlays(fs):
+        for c in ov.changes(vroot):
+            old, new = ov.contents(c, vroot)
+            if old is None and new is None:
+                continue  # directories and symlinks show up in changes() only
+            name = _vpath(vroot, c).lstrip("/")
+            old_lines, new_lines = _text(old), _text(new)
+            if old_lines is None or new_lines is None:
+                if old != new:
+                    parts.append(f"Binary files a/{name} and b/{name} differ\n")
+                continue
+            parts.append(_unified(old_lines, new_lines, name))
+    return "".join(parts)
+
+
+def _selector(vroot: str, paths: Sequence[str] | None) -> Any:
+    """A predicate on mount-relative parts: inside one of ``paths`` (or everything)."""
+    if paths is None:
+        return None
+    root, _ = split_path(vroot)
+    wanted: list[tuple[str, ...]] = []
+    for p in paths:
+        parts, _ = split_path(p)
+        if parts[: len(root)] == root:
+            wanted.append(parts[len(root) :])
+        elif root[: len(parts)] == parts:
+            wanted.append(())  # a path above the mount selects all of it
+    if not wanted:
+        return lambda parts: False
+    return lambda parts: any(parts[: len(w)] == w for w in wanted)
+
+
+def sync(fs: Any, paths: Iterable[str] | None = None) -> SyncResult:
+    """Apply cow changes (under ``paths`` if given) to the host; see SyncResult."""
+    selected = None if paths is None else list(paths)
+    result = SyncResult()
+    mounts = overlays(fs)
+    # Check every mount first so a conflict anywhere applies nothing anywhere.
+    for vroot, ov in mounts:
+        select = _selector(vroot, selected)
+        todo = [c for c in ov.changes(vroot) if select is None or select(c.parts)]
+        result.conflicts.extend(join_parts(p, vroot) for p in ov.preflight(todo, vroot))
+    if result.conflicts:
+        result.conflicts.sort()
+        return result
+    for vroot, ov in mounts:
+        report = ov.sync(vroot, _selector(vroot, selected))
+        result.applied.extend((_vpath(vroot, c), c.kind) for c in report.applied)
+        if report.conflicts:
+            result.conflicts.extend(join_parts(p, vroot) for p in report.conflicts)
+            break
+        if report.failed is not None:
+            result.failed = join_parts(report.failed, vroot)
+            result.error = str(report.error)
+            break
+    return result
+
+
+def discard(fs: Any) -> None:
+    """Drop every change held by the cow mounts."""
+    for _, ov in overlays(fs):
+        ov.discard()
