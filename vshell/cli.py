@@ -2,7 +2,8 @@
 
 vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
        [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]... [--cwd VPATH]
-       [--history-file PATH] [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
+       [--history-file PATH] [--overlay DIR] [--try] [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
+vshell changes|diff|discard --overlay DIR;  vshell sync --overlay DIR [PATH...]
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ if TYPE_CHECKING:
 USAGE = """\
 usage: vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
               [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]...
-              [--cwd VPATH] [--history-file PATH] [-c SCRIPT | FILE [ARG...]]
+              [--cwd VPATH] [--history-file PATH] [--overlay DIR] [--try]
+              [-c SCRIPT | FILE [ARG...]]
+       vshell changes|diff|discard --overlay DIR
+       vshell sync --overlay DIR [PATH...]
 """
 
 HELP = USAGE + """
@@ -43,15 +47,28 @@ options:
   --cwd VPATH               start in VPATH (default: the first mount, else /)
   --history-file PATH       REPL only: keep the line history in host file PATH across
                             sessions (default: in-session history only)
+  --overlay DIR             keep the copy-on-write changes in host directory DIR so a
+                            later run resumes them (review with `vshell changes|diff
+                            --overlay DIR`, apply with `vshell sync --overlay DIR`)
+  --try                     a REPL over the current directory mounted copy-on-write at
+                            its own path; the changes are kept for review (in DIR with
+                            --overlay, else a fresh directory in the vshell cache)
   -v, --version             print the version and exit
   -h, --help                show this help and exit
 
 With no -c and no FILE, vshell reads commands from standard input (a REPL on a terminal).
 `vshell mcp [options]` serves the sandbox over the Model Context Protocol instead (see
 `vshell mcp --help`); run a script file named mcp as ./mcp.
+`vshell changes --overlay DIR` lists the kept changes (A added, M modified, D deleted,
+T type changed), `diff` shows them as a unified diff, `sync [PATH...]` applies them
+(all, or those under PATH; exit 1 and nothing applied on conflict), `discard` drops them.
+Run script files with these names as ./changes etc.
 Exit status: the script's; 2 for bad usage or a script that does not parse; 137 when the
 timeout stops a run; 130 on SIGINT; 143 on SIGTERM.
 """
+
+
+REVIEW_COMMANDS = ("changes", "diff", "sync", "discard")
 
 
 class UsageError(Exception):
@@ -72,6 +89,8 @@ class Options:
     args: list[str] = field(default_factory=list)
     action: str = "run"
     history_file: str | None = None
+    overlay: str | None = None
+    try_mode: bool = False
 
 
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
@@ -153,6 +172,10 @@ def parse_args(argv: list[str]) -> Options:
             o.cwd = value(name)
         elif name == "--history-file":
             o.history_file = value(name)
+        elif name == "--overlay":
+            o.overlay = value(name)
+        elif name == "--try":
+            o.try_mode = True
         elif a == "-c":
             if i + 1 >= len(argv):
                 raise UsageError("option -c requires an argument")
@@ -215,6 +238,7 @@ def build_sandbox(opts: Options) -> Sandbox:
         timeout=opts.timeout,
         output_limit=opts.output_limit,
         cwd=opts.cwd,
+        overlay_dir=opts.overlay,
     )
 
 
@@ -224,6 +248,10 @@ def _main(argv: list[str] | None = None) -> int:
         from vshell.mcp.cli import main as mcp_main
 
         return mcp_main(argv[1:])
+    if argv and argv[0] in REVIEW_COMMANDS:  # a script file named like one: ./changes
+        from vshell.cli_review import review_main
+
+        return review_main(argv[0], argv[1:])
     try:
         opts = parse_args(argv)
     except UsageError as e:
@@ -235,6 +263,10 @@ def _main(argv: list[str] | None = None) -> int:
     if opts.action == "version":
         sys.stdout.write(f"vshell {__version__}\n")
         return 0
+    if opts.try_mode:
+        from vshell.cli_review import try_main
+
+        return try_main(opts)
     from vshell.sandbox import SandboxConfigError
 
     try:

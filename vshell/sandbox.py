@@ -28,8 +28,9 @@ _GRACE = 0.5  # how long a stopped run may take to unwind before exec returns an
 class HostMount:
     """A host directory exposed at ``vpath`` (read-write unless ``readonly``).
 
-    ``cow`` makes it copy-on-write: the host is never written; changes stay in memory for
-    :meth:`Sandbox.changes` / :meth:`Sandbox.diff` until :meth:`Sandbox.sync` applies them.
+    ``cow`` makes it copy-on-write: the host is never written; changes stay in memory (or in
+    the Sandbox's ``overlay_dir``, to resume later) for :meth:`Sandbox.changes` /
+    :meth:`Sandbox.diff` until :meth:`Sandbox.sync` applies them.
     """
 
     host: str
@@ -109,6 +110,31 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str]) -> Any:
         raise SandboxConfigError(str(e)) from None
 
 
+def _open_overlay_store(fs: Any, overlay_dir: str | os.PathLike[str] | None) -> Any:
+    """Bind the cow mounts to a persistent overlay directory, reloading earlier work."""
+    if overlay_dir is None:
+        return None
+    from vshell.overlay_review import overlays
+    from vshell.vfs.overlay_store import OverlayStateError, OverlayStore
+
+    cow = dict(overlays(fs))
+    if not cow:
+        raise SandboxConfigError("overlay_dir needs at least one copy-on-write mount")
+    try:
+        store = OverlayStore(overlay_dir)
+        try:
+            store.attach(cow)
+            store.save()  # records the mounts now, so a later `vshell changes` can find them
+        except BaseException:
+            store.close()
+            raise
+    except OverlayStateError as e:
+        raise SandboxConfigError(str(e)) from None
+    except OSError as e:
+        raise SandboxConfigError(f"overlay directory {overlay_dir}: {e}") from None
+    return store
+
+
 def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
     from vshell import vfs
 
@@ -183,6 +209,7 @@ class Sandbox:
         python_memory_limit: int | None = None,
         ca_bundle: str | None = None,
         block_private_addresses: bool = False,
+        overlay_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         if timeout is not None and timeout < 0:
             raise SandboxConfigError("timeout must be >= 0 (0 or None: no deadline)")
@@ -191,6 +218,7 @@ class Sandbox:
         self.timeout = timeout or None
         self.output_limit = output_limit
         self.fs = _build_vfs(mounts, deny)
+        self._overlay_store = _open_overlay_store(self.fs, overlay_dir)
         self._commands = _validate_commands(commands)
         self._allow_net = list(allow_net)
         self._http: Any = None
@@ -258,7 +286,17 @@ class Sandbox:
                               b"use inv.run_nested instead\n")
             self._lock.acquire()
         try:
-            return self._exec_locked(script, stdin, timeout, stdout, stderr, cancel)
+            result = self._exec_locked(script, stdin, timeout, stdout, stderr, cancel)
+            try:
+                self._persist_overlay()
+            except OSError as e:  # the run happened; say its changes were not saved
+                msg = f"vshell: overlay not saved: {e}\n".encode()
+                if stderr is not None:
+                    stderr.write(msg)
+                else:
+                    result.stderr += msg
+                result.error = result.error or e
+            return result
         finally:
             self._lock.release()
 
@@ -282,6 +320,12 @@ class Sandbox:
         self._closed = True
         if self._active is not None:
             self._active.cancel("closed")
+        if self._overlay_store is not None:
+            try:
+                self._persist_overlay()
+            finally:
+                self._overlay_store.close()
+                self._overlay_store = None
         if self._http is not None:
             try:
                 self._http.close()
@@ -310,7 +354,10 @@ class Sandbox:
         from vshell import overlay_review
 
         with self._lock:
-            return overlay_review.sync(self.fs, paths)
+            try:
+                return overlay_review.sync(self.fs, paths)
+            finally:
+                self._persist_overlay()
 
     def discard(self) -> None:
         """Drop every change held by the cow mounts."""
@@ -318,6 +365,7 @@ class Sandbox:
 
         with self._lock:
             overlay_review.discard(self.fs)
+            self._persist_overlay()
 
     def __enter__(self) -> Sandbox:
         return self
@@ -326,6 +374,11 @@ class Sandbox:
         self.close()
 
     # --- internals -------------------------------------------------------------------
+    def _persist_overlay(self) -> None:
+        """Snapshot the cow overlays to ``overlay_dir`` (if any) so work survives the run."""
+        if self._overlay_store is not None:
+            self._overlay_store.save()
+
     def _effective_timeout(self, timeout: float | None) -> float | None:
         if timeout is None or timeout <= 0:
             return self.timeout
