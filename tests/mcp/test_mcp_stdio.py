@@ -60,15 +60,16 @@ def err(client: SyncClient, name: str, args: dict, code: str) -> str:
 
 
 def test_tools_are_listed_with_schemas_and_annotations(client: SyncClient) -> None:
-    assert set(client.tools) == {"bash", "read", "write", "edit", "list", "glob"}
+    assert set(client.tools) == {"bash", "read", "write", "edit", "list", "glob", "changes",
+                                 "diff", "sync"}
     for t in client.tools.values():
         assert t.input_schema["type"] == "object"
         assert t.output_schema["type"] == "object"
         assert t.annotations is not None
-    for name in ("read", "list", "glob"):
+    for name in ("read", "list", "glob", "changes", "diff"):
         assert client.tools[name].annotations.read_only_hint is True
         assert client.tools[name].annotations.destructive_hint is False
-    for name in ("bash", "write", "edit"):
+    for name in ("bash", "write", "edit", "sync"):
         assert client.tools[name].annotations.read_only_hint is False
         assert client.tools[name].annotations.destructive_hint is True
 

@@ -1,8 +1,7 @@
 """The terminal REPL driven through tmux: what a person at a keyboard sees.
 
-Each test starts ``python -m vshell`` in a detached tmux session on a private socket,
-types with ``send-keys`` and reads the screen with ``capture-pane``.  Waits poll with short
-sleeps and are bounded, so a hung REPL fails the test instead of the run.
+Each test starts ``python -m vshell`` in a detached tmux session (see tmux_harness), types
+keys and reads the screen, as a person would.
 """
 
 from __future__ import annotations
@@ -14,73 +13,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmux_harness import REPO, Tmux, last_output_lines, needs_tmux, tmux_for, wait_file
 
-REPO = Path(__file__).resolve().parents[2]
-
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
-                                reason="tmux is not installed (apt-get install -y tmux)")
-
-
-class Tmux:
-    """One detached tmux session on its own server socket."""
-
-    def __init__(self, name: str) -> None:
-        self.socket = f"vshell-test-{os.getpid()}-{name}"
-        self.name = name
-
-    def tmux(self, *args: str) -> str:
-        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
-                             text=True, timeout=10)
-        return out.stdout
-
-    def start(self, command: str) -> float:
-        """Start ``command`` in the session; the time it was started."""
-        t0 = time.monotonic()
-        subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d",
-                        "-s", self.name, "-x", "120", "-y", "30", command], check=True,
-                       timeout=10, env={**os.environ, "TERM": "xterm-256color"})
-        return t0
-
-    def send(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", self.name, *keys)
-
-    def type(self, text: str) -> None:
-        self.tmux("send-keys", "-t", self.name, "-l", text)
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", self.name)
-
-    def alive(self) -> bool:
-        return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", self.name],
-                              capture_output=True, timeout=10).returncode == 0
-
-    def wait(self, pred: Callable[[str], bool], timeout: float = 8.0) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            text = self.screen()
-            if pred(text):
-                return text
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting; screen was:\n{text}")
-            time.sleep(0.05)
-
-    def wait_prompts(self, n: int, timeout: float = 8.0) -> str:
-        """Wait until ``n`` prompts are on screen and the last line is an empty prompt."""
-        def ready(text: str) -> bool:
-            lines = [ln for ln in text.splitlines() if ln.strip()]
-            prompts = [ln for ln in lines if ln.startswith("$ ") or ln == "$"]
-            return len(prompts) >= n and lines[-1].rstrip() == "$"
-        return self.wait(ready, timeout)
-
-    def kill(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
-                       timeout=10)
-        base = os.environ.get("TMUX_TMPDIR", "/tmp")
-        Path(base, f"tmux-{os.getuid()}", self.socket).unlink(missing_ok=True)
+pytestmark = needs_tmux
 
 
 @pytest.fixture
@@ -94,11 +33,8 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def term(request: pytest.FixtureRequest) -> Iterator[Tmux]:
-    t = Tmux(request.node.name.replace("[", "_").replace("]", "")[:40])
-    try:
+    with tmux_for(request) as t:
         yield t
-    finally:
-        t.kill()
 
 
 def vshell_cmd(project: Path, *extra: str, rc_file: Path | None = None) -> str:
@@ -107,19 +43,6 @@ def vshell_cmd(project: Path, *extra: str, rc_file: Path | None = None) -> str:
     if rc_file is not None:
         cmd += f"; echo $? > {shlex.quote(str(rc_file))}"
     return cmd
-
-
-def wait_file(path: Path, timeout: float = 8.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.exists() and path.read_text().strip():
-            return path.read_text().strip()
-        time.sleep(0.05)
-    raise AssertionError(f"{path} never written")
-
-
-def last_output_lines(screen: str) -> list[str]:
-    return [ln.rstrip() for ln in screen.splitlines() if ln.strip()]
 
 
 def test_startup_editing_history_completion_multiline_ctrl_c(term: Tmux, project: Path

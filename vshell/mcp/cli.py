@@ -17,7 +17,7 @@ from vshell.cli import UsageError, build_sandbox, parse_args, parse_duration, pa
 from vshell.mcp.budget import DEFAULT_MAX_RESULT_BYTES
 
 USAGE = """\
-usage: vshell mcp [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
+usage: vshell mcp [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
                   [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]...
                   [--cwd VPATH] [--command-timeout DURATION] [--max-result-bytes BYTES]
                   [--http [HOST:]PORT] [--token TOKEN]
@@ -25,8 +25,10 @@ usage: vshell mcp [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow
 
 HELP = USAGE + """
 Serve one persistent vshell session over the Model Context Protocol: tools bash, read,
-write, edit, list and glob.  Over stdio by default (stdout carries only the protocol; logs
-go to stderr), or streamable HTTP at http://HOST:PORT/mcp with --http.
+write, edit, list and glob, and changes, diff and sync to review and apply what the
+session wrote to --mount HOST:VPATH:cow mounts.  Over stdio by default (stdout carries
+only the protocol; logs go to stderr), or streamable HTTP at http://HOST:PORT/mcp with
+--http.
 
 The sandbox flags are those of `vshell` (see `vshell --help`).  --timeout, when given, is a
 hard ceiling for every command; without it only --command-timeout applies.

@@ -33,7 +33,9 @@ INSTRUCTIONS = (
     "vshell: one persistent bash-compatible shell session over a virtual filesystem. "
     "Use `bash` for commands (cwd, variables and functions persist between calls) and "
     "read/write/edit/list/glob for files; relative paths resolve against the session's "
-    "working directory. No host programs can run; only the mounted directories exist."
+    "working directory. No host programs can run; only the mounted directories exist. "
+    "Writes to copy-on-write mounts stay in the sandbox: `changes` and `diff` review them "
+    "and `sync` applies them to the host."
 )
 
 

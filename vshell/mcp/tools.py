@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vshell.command import CancelToken
-from vshell.mcp import budget, fileops
+from vshell.mcp import budget, fileops, review
 from vshell.mcp.fileops import ToolError
 from vshell.result import Outcome
 
@@ -243,6 +243,28 @@ _GLOB_OUT = {
     "required": ["base", "matches", "total", "truncated"],
 }
 
+# --- copy-on-write review ----------------------------------------------------------------
+def run_changes(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+                cancel: CancelToken | None = None) -> ToolResult:
+    """List what the cow mounts hold; a long list is bounded like any other result."""
+    text, data = review.list_changes(sb)
+    return apply_budget(ToolResult(budget.cut_text(text), data), cfg.max_result_bytes)
+
+
+def run_diff(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+             cancel: CancelToken | None = None) -> ToolResult:
+    """The cow mounts' unified diff (review.show_diff bounds it by the result budget)."""
+    text, data = review.show_diff(sb, cfg.max_result_bytes)
+    return ToolResult(text, data)
+
+
+def run_sync(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+             cancel: CancelToken | None = None) -> ToolResult:
+    """Write the cow changes to the host; isError (with the fields) when not all applied."""
+    text, data, failed = review.apply_sync(sb, args.get("paths"))
+    return apply_budget(ToolResult(budget.cut_text(text), data, failed), cfg.max_result_bytes)
+
+
 TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
     ToolSpec(
         "bash", "Run a bash script",
@@ -312,6 +334,33 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
          "required": ["pattern"]},
         _GLOB_OUT, read_only=True, destructive=False, idempotent=True,
         run=_file_tool(fileops.glob_files, "pattern", "path")),
+    ToolSpec(
+        "changes", "List copy-on-write changes",
+        "Paths changed under the copy-on-write (cow) mounts, which keep every write in the "
+        "sandbox instead of the host: one line each, A added, M modified, D deleted, T type "
+        "changed. Empty when nothing changed or no mount is cow.",
+        {"type": "object", "properties": {}},
+        review.CHANGES_OUT, read_only=True, destructive=False, idempotent=True,
+        run=run_changes),
+    ToolSpec(
+        "diff", "Show copy-on-write changes as a diff",
+        "Unified diff (--- a/PATH, +++ b/PATH) of the text files changed under the "
+        "copy-on-write mounts; binary files are only named, and directories and symlinks "
+        "appear in `changes` only.",
+        {"type": "object", "properties": {}},
+        review.DIFF_OUT, read_only=True, destructive=False, idempotent=True,
+        run=run_diff),
+    ToolSpec(
+        "sync", "Apply copy-on-write changes to the host",
+        "Write the changes held by the copy-on-write mounts to the host (all, or only those "
+        "under `paths`), then drop them from the overlay. If a host file changed since the "
+        "sandbox copied it, nothing is applied and the call fails with E_CONFLICT.",
+        {"type": "object", "properties": {
+            "paths": {"type": "array", "items": {"type": "string"},
+                      "description": "apply only changes at or under these paths (relative "
+                      "ones resolve against the working directory); default: all"}}},
+        review.SYNC_OUT, read_only=False, destructive=True, idempotent=True,
+        run=run_sync),
 ]}
 
 
