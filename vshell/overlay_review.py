@@ -50,11 +50,29 @@ def _vpath(vroot: str, change: Change) -> str:
 
 
 def changes(fs: Any) -> list[tuple[str, str]]:
-    """Sorted (vpath, "add"|"modify"|"delete"|"type-change") for every cow mount."""
+    """Sorted (vpath, "add"|"modify"|"delete"|"type-change") for every cow mount.
+
+    A removed directory is one entry: what it held is not listed again.
+    """
     out: list[tuple[str, str]] = []
     for vroot, ov in overlays(fs):
         out.extend((_vpath(vroot, c), c.kind) for c in ov.changes(vroot))
-    return sorted(out)
+    return collapse_removals(out)
+
+
+def collapse_removals(items: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Sorted changes with what a deleted directory held left out (it is implied)."""
+    collapsed: list[tuple[str, str]] = []
+    gone: str | None = None
+    for path, kind in sorted(items):
+        if gone is not None and path.startswith(gone + "/") and kind == "delete":
+            continue
+        if kind == "delete":
+            gone = path
+        elif gone is not None and not path.startswith(gone + "/"):
+            gone = None
+        collapsed.append((path, kind))
+    return collapsed
 
 
 def _text(data: bytes | None) -> list[str] | None:
