@@ -744,7 +744,7 @@ class Parser:
                 else:
                     got = self.numeric_escape(d)
                     if got is None:
-                        raise self.error("unknown option to `y'" if False else UNTERM_Y)
+                        raise self.error(UNTERM_Y)
                     out.append(got)
                 continue
             out.append(c)

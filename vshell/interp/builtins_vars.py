@@ -274,7 +274,7 @@ def b_export(sh: Shell, name: str, args: list[str]) -> int:
             else:
                 v.attrs.add("x")
         except ShellError as e:
-            sh.err(f"export: {e.message}" if False else e.message)
+            sh.err(e.message)
             status = 1
     return status
 
@@ -474,8 +474,6 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
     if "r" in add:
         v = st.lookup(nm) or v
         v.attrs.add("r")
-    if "x" in add and isinstance(v.value, str):
-        pass
 
 
 def _declare_print(sh: Shell, names: list, attrs: set[str]) -> int:

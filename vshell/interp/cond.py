@@ -373,10 +373,7 @@ class _DParser:
             self.i += 1
             return v
         nxt = self.w[self.i + 1] if self.i + 1 < len(self.w) else None
-        if t in UNARY and nxt is not None and nxt not in ("&&", "||", ")") and not (
-            self.i + 2 < len(self.w) and self.w[self.i + 2] in BINARY | {"=~"}
-            and t not in ("-n", "-z") and False
-        ):
+        if t in UNARY and nxt is not None and nxt not in ("&&", "||", ")"):
             self.i += 2
             return unary(sh, t, ex.word(nxt))
         if nxt in BINARY or nxt == "=~":

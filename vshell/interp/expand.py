@@ -92,7 +92,7 @@ class Expander:
         if len(parts) == 1 and isinstance(parts[0], W.Lit):
             return parts[0].text
         segs = self.parts(parts, quoted=False, assign=assign)
-        return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
+        return "".join(" " if s is BREAK else s[0] for s in segs)
 
     def redirect_target(self, raw: str) -> str:
         """A redirection's file word: expanded; a glob must name exactly one file."""
@@ -116,7 +116,7 @@ class Expander:
     def pattern_parts(self, parts: list[W.Part]) -> str:
         segs = self.parts(parts, quoted=False)
         out = []
-        for s in self._join_breaks(segs):
+        for s in segs:
             if s is BREAK:
                 out.append(" ")
             elif s[1] == QUO:
@@ -132,7 +132,7 @@ class Expander:
         parts = _lex_word(raw)
         segs = self.parts(parts, quoted=False)
         out = []
-        for s in self._join_breaks(segs):
+        for s in segs:
             if s is BREAK:
                 out.append(" ")
             elif s[1] == QUO:
@@ -143,7 +143,7 @@ class Expander:
 
     def string_parts(self, parts: list[W.Part]) -> str:
         segs = self.parts(parts, quoted=True)
-        return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
+        return "".join(" " if s is BREAK else s[0] for s in segs)
 
     def heredoc(self, body: str) -> str:
         return self.string_parts(_guard(W.lex_heredoc, body))
@@ -155,12 +155,9 @@ class Expander:
             return raw
         parts = _guard(lambda r: W.WordLexer(r).parse(tilde=False), raw)
         segs = self.parts(parts, quoted=True)
-        return "".join(" " if s is BREAK else s[0] for s in self._join_breaks(segs))
+        return "".join(" " if s is BREAK else s[0] for s in segs)
 
     # --- splitting and globbing ---------------------------------------------------
-    def _join_breaks(self, segs: list[Seg | None]) -> list[Seg | None]:
-        return segs
-
     def split_and_glob(self, segs: list[Seg | None]) -> list[str]:
         fields = self.split(segs)
         st = self.sh.state
@@ -248,7 +245,6 @@ class Expander:
                 i += 1
                 while i < n and text[i] in ws:
                     i += 1
-                after_ws = True if False else after_ws
                 start = i
             if start < n:
                 cur.append((text[start:], EXP))
@@ -361,9 +357,6 @@ class Expander:
             return "1" if st.get_plain("$$") is None else st.get_plain("$$"), False
         if name == "!":
             return (None if st.last_bg_pid is None else str(st.last_bg_pid)), False
-        special = self.sh.special_var(name)
-        if special is not None:
-            return special
         return st.get(name), False
 
     def _is_assoc_name(self, name: str) -> bool:
@@ -547,7 +540,7 @@ class Expander:
                 self._unbound(p)
             return "0"
         assert isinstance(value, str)
-        return str(_char_len(value))
+        return str(len(value))
 
     def _bang(self, p: W.Param, quoted: bool) -> list[Seg | None]:
         st = self.sh.state
@@ -718,6 +711,3 @@ def _valid_ref(target: str) -> bool:
 
     return bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?|[0-9]+|[@*#?$!-]", target))
 
-
-def _char_len(s: str) -> int:
-    return len(s)

@@ -651,14 +651,6 @@ class Shell:
     interactive_c = False
     extra_flags = ""  # "i" for `bash -i`, "s" for commands read from stdin
 
-    def special_var(self, name: str) -> tuple[Any, bool] | None:
-        st = self.state
-        if name == "FUNCNAME":
-            if not st.frames:
-                return None
-            return None
-        return None
-
     def prompt_expand(self, s: str) -> str:
         from vshell.interp.prompt import expand_prompt
 

@@ -227,7 +227,6 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
             idx = max(cur) + 1  # type: ignore[type-var, operator]
         elif isinstance(cur, str):
             idx = 1
-    explicit = False
     for raw in raws:
         m = re.match(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", raw, re.S)
         if m:
@@ -237,7 +236,6 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
                 val = out.get(k, "") + val
             out[k] = val
             idx = k + 1
-            explicit = True
             continue
         for w in ex.words([raw]):
             out[idx] = w
@@ -253,7 +251,6 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
         base.update(out)
         st.set_array(name, base, local=local)
         return
-    del explicit
     st.set_array(name, out, local=local)
 
 

@@ -425,8 +425,6 @@ class ShellState:
             idx += top
         if append:
             value = d2.get(idx, "") + value
-            if "i" in v.attrs and self.arith_hook is not None:
-                value = value
         d2[idx] = value
 
     def eval_index(self, sub: str) -> int:

@@ -144,17 +144,17 @@ def match_paren(src: str, i: int) -> int:
     raise ScanEOF(")", i)
 
 
-def match_brace(src: str, i: int) -> int:
-    """``src[i]`` is ``{`` of ``${``; return the index of its matching ``}``."""
+def _match_pair(src: str, i: int, opener: str, closer: str) -> int:
+    """``src[i]`` is ``opener``; return the index of its matching ``closer``."""
     n = len(src)
     depth = 0
     j = i
     while j < n:
         c = src[j]
-        if c == "{":
+        if c == opener:
             depth += 1
             j += 1
-        elif c == "}":
+        elif c == closer:
             depth -= 1
             if depth == 0:
                 return j
@@ -162,28 +162,17 @@ def match_brace(src: str, i: int) -> int:
         else:
             k = skip_quoted(src, j)
             j = j + 1 if k is None else k
-    raise ScanEOF("}", i)
+    raise ScanEOF(closer, i)
+
+
+def match_brace(src: str, i: int) -> int:
+    """``src[i]`` is ``{`` of ``${``; return the index of its matching ``}``."""
+    return _match_pair(src, i, "{", "}")
 
 
 def match_bracket(src: str, i: int) -> int:
     """``src[i]`` is ``[``; return the index of its matching ``]``."""
-    n = len(src)
-    depth = 0
-    j = i
-    while j < n:
-        c = src[j]
-        if c == "[":
-            depth += 1
-            j += 1
-        elif c == "]":
-            depth -= 1
-            if depth == 0:
-                return j
-            j += 1
-        else:
-            k = skip_quoted(src, j)
-            j = j + 1 if k is None else k
-    raise ScanEOF("]", i)
+    return _match_pair(src, i, "[", "]")
 
 
 def scan_word(src: str, i: int, breaks: str = WORD_BREAKS) -> int:

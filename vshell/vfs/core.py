@@ -534,23 +534,21 @@ class VFS:
 
     @_follows_cross_mount
     def _access(self, path: str, mode: int) -> bool:
-        if True:
-            parts, _ = self._split(path)
-            self._check(parts)
-            kind, mount, rel = self._route(parts)
-            if kind == "dev":
-                node = self._dev_node(rel)
-                if node in ("link", "fd"):
-                    self._dev_stat(rel, True)
-                if node == "dev" and rel[0] == "tty":
-                    return mode == os.F_OK
-                return not mode & os.X_OK or node in ("dir", "fddir")
-            if kind == "syn":
-                return not mode & os.W_OK
-            if mode & os.W_OK and mount.readonly:
-                return False
-            return mount.backend.access(rel, mode, self._ctx_for(mount))
-        return False
+        parts, _ = self._split(path)
+        self._check(parts)
+        kind, mount, rel = self._route(parts)
+        if kind == "dev":
+            node = self._dev_node(rel)
+            if node in ("link", "fd"):
+                self._dev_stat(rel, True)
+            if node == "dev" and rel[0] == "tty":
+                return mode == os.F_OK
+            return not mode & os.X_OK or node in ("dir", "fddir")
+        if kind == "syn":
+            return not mode & os.W_OK
+        if mode & os.W_OK and mount.readonly:
+            return False
+        return mount.backend.access(rel, mode, self._ctx_for(mount))
 
     def _cross_target(self, cm: CrossMount) -> str | None:
         """The virtual path of a host symlink target inside another host mount, if any."""

@@ -99,7 +99,6 @@ class Parser:
         t = self.tok
         if t.kind in ("BEGIN", "END", "BEGINFILE", "ENDFILE"):
             self.advance()
-            self.newlines() if False else None
             if not self.at("{"):
                 raise self.error(message=f"{t.kind} blocks must have an action part")
             body = self.block()
@@ -455,11 +454,7 @@ class Parser:
             while self.tok.kind in _CONCAT_START and not (
                 self.tok.kind == "in" or self.tok.kind in ("-", "+")
             ):
-                if self.tok.kind == "(" and False:
-                    break
                 parts.append(self.additive())
-            while self.at("getline") and False:
-                break
         finally:
             if no_gt:
                 self.no_gt -= 1

@@ -229,7 +229,7 @@ def _translate(src: str) -> tuple[str, bool]:
             can_repeat, last_was_quant = False, False
             continue
         if c == "$":
-            out.append(r"(?!.)" if False else r"\Z")
+            out.append(r"\Z")
             i += 1
             can_repeat, last_was_quant = False, False
             continue
