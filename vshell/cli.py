@@ -12,10 +12,10 @@ import os
 import re
 import signal
 import sys
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from vshell import __version__
+from vshell.records import field, record
 
 if TYPE_CHECKING:
     from vshell.sandbox import Sandbox
@@ -75,7 +75,7 @@ class UsageError(Exception):
     pass
 
 
-@dataclass
+@record
 class Options:
     mounts: list[tuple[str, str, str]] = field(default_factory=list)
     deny: list[str] = field(default_factory=list)

@@ -12,8 +12,9 @@ import errno as _errno
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Protocol
+
+from vshell.records import field, record
 
 if TYPE_CHECKING:
     from vshell.result import Result
@@ -119,7 +120,7 @@ class OutputStream(Protocol):
     def flush(self) -> None: ...
 
 
-@dataclass
+@record
 class NestedRequest:
     """What ``inv.run_nested`` runs: a script in a fresh session of the same sandbox."""
 
@@ -130,7 +131,7 @@ class NestedRequest:
     output_limit: int | None = None
 
 
-@dataclass
+@record
 class Invocation:
     """Everything one command call gets, and nothing that mentions the shell.
 
@@ -177,10 +178,10 @@ class Invocation:
             from vshell.result import Outcome, Result
 
             return Result(Outcome.UNSUPPORTED, 126, b"", b"nested execution is not available\n")
-        import dataclasses
+        from vshell.records import replace
 
         home = self.env.get("HOME")
-        request = dataclasses.replace(
+        request = replace(
             request,
             dir=self.abs(request.dir) if request.dir else self.dir,
             env=([f"HOME={home}"] if home is not None else []) + list(request.env),
@@ -219,7 +220,7 @@ def describe_oserror(exc: OSError) -> str:
 RunFunc = Callable[[Invocation], "int | None"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Command:
     """A named command: ``run(inv)`` returns its status (None means 0) or raises Exit."""
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from vshell.records import field, record
 from vshell.vfs.overlay import Change, OverlayBackend
 from vshell.vfs.paths import join_parts, split_path
 
 __all__ = ["SyncResult", "changes", "diff", "discard", "overlays", "sync"]
 
 
-@dataclass
+@record
 class SyncResult:
     """What a sync did.  ``ok`` is False on conflict (nothing applied) or failure part-way.
 

@@ -7,7 +7,8 @@ reads.  Only INVALID and INTERNAL carry an error.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from vshell.records import record
 
 
 class Outcome(enum.Enum):
@@ -45,7 +46,7 @@ class SandboxError(Exception):
         self.result = result
 
 
-@dataclass
+@record
 class Result:
     """What a run produced.  ``truncated`` is independent of the outcome."""
 

@@ -12,10 +12,10 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import IO, Any
 
 from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
+from vshell.records import record
 from vshell.result import Outcome, Result
 
 DEFAULT_TIMEOUT = 30.0
@@ -24,7 +24,7 @@ MAX_NESTING = 8
 _GRACE = 0.5  # how long a stopped run may take to unwind before exec returns anyway
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HostMount:
     """A host directory exposed at ``vpath`` (read-write unless ``readonly``).
 
@@ -39,7 +39,7 @@ class HostMount:
     cow: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MemoryMount:
     """An in-memory directory at ``vpath``; ``files`` seeds it (path → bytes)."""
 
@@ -48,7 +48,7 @@ class MemoryMount:
     files: Mapping[str, bytes] | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BackendMount:
     """Any :class:`vshell.vfs.Backend` (the API's equivalent of sbsh's afero mounts)."""
 

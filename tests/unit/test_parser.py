@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 import pytest
 
+from vshell.records import fields, is_record
 from vshell.syntax import ast, parse
 
 
 def walk(node: Any) -> list[Any]:
-    """Every dataclass node under ``node`` (pre-order), ``node`` included."""
+    """Every record node under ``node`` (pre-order), ``node`` included."""
     out: list[Any] = []
 
     def visit(n: Any) -> None:
         if isinstance(n, list | tuple):
             for x in n:
                 visit(x)
-        elif is_dataclass(n):
+        elif is_record(n):
             out.append(n)
             for f in fields(n):
                 visit(getattr(n, f.name))

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import errno
 import stat as st
-from dataclasses import dataclass
 from typing import Any
 
 from vshell.builtins._futil import CHUNK, quoteaf, strerror, write_line
 from vshell.builtins._modes import UMASK
 from vshell.command import Invocation
+from vshell.records import record
 
 
-@dataclass
+@record
 class CopyOptions:
     recursive: bool = False
     deref: str = "auto"  # "always" (-L), "never" (-P), "command-line" (-H), "auto"

@@ -9,10 +9,10 @@ hunks (and therefore the output) come out the same as GNU diff's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vshell.records import record
 
 
-@dataclass
+@record
 class Change:
     """``deleted`` lines of file 0 at ``line0`` replaced by ``inserted`` lines at ``line1``."""
 

@@ -9,12 +9,12 @@ as an operand, and GNU permutation (options may follow operands unless POSIXLY_C
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from vshell.command import Exit, Invocation
+from vshell.records import record
 
 
-@dataclass
+@record
 class Options:
     """Parsed options in command-line order, and the operands."""
 

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+from vshell.records import field, record
 
 __all__ = [
     "Compiled",
@@ -180,7 +181,7 @@ def _esc(cp: int) -> str:
 # ---------------------------------------------------------------- the translator
 
 
-@dataclass
+@record
 class Compiled:
     """A translated pattern: the Python regex and what the translation learnt."""
 
@@ -202,7 +203,7 @@ class Compiled:
         return self.regex.search(subject, pos, endpos)
 
 
-@dataclass
+@record
 class _Atom:
     src: str
     lit: str | None = None  # the literal text it matches (plain literals only)
@@ -211,7 +212,7 @@ class _Atom:
     anchor: bool = False
 
 
-@dataclass
+@record
 class _Frame:
     branches: list[list[_Atom]]
     atoms: list[_Atom]

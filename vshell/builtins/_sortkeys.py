@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from functools import cmp_to_key
+
+from vshell.records import record
 
 BLANKS = b" \t\n"
 _NUM_RE = re.compile(rb"[ \t\n]*(-?)(\d*)(?:\.(\d*))?")
@@ -29,7 +30,7 @@ _NONDICT = bytes(b for b in range(256) if not (chr(b).isascii() and (chr(b).isal
 _NONPRINT = bytes(b for b in range(256) if not (32 <= b < 127))
 
 
-@dataclass
+@record
 class Key:
     sword: int = 0           # 0-based start field
     schar: int = 0           # 0-based start char

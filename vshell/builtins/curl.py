@@ -12,11 +12,11 @@ import io
 import posixpath
 import time
 import urllib.parse
-from dataclasses import dataclass, field
 from typing import Any
 
 from vshell.builtins._opts import UsageError, parse
 from vshell.command import Exit, Invocation
+from vshell.records import field, record
 
 SHORT = "sSfLo:OX:H:d:F:GiIu:A:e:b:w:m:vkT:D:r:gVhq#"
 LONG = [
@@ -83,7 +83,7 @@ class CurlError(Exception):
         self.message = message
 
 
-@dataclass
+@record
 class Config:
     """Everything the options say about the transfers."""
 
@@ -118,7 +118,7 @@ class Config:
     outputs: list[str | None] = field(default_factory=list)  # None = remote name (-O)
 
 
-@dataclass
+@record
 class Stats:
     """What -w reports about one transfer."""
 

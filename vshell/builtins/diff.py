@@ -12,12 +12,12 @@ import fnmatch
 import re
 import stat as _stat
 import time
-from dataclasses import dataclass
 
 from vshell.builtins import _textio as tio
 from vshell.builtins._diffcore import Change
 from vshell.builtins._diffcore import diff as core_diff
 from vshell.command import Exit, Invocation
+from vshell.records import record
 
 _LONG = ["side-by-side", "width=", "suppress-common-lines",
          "brief", "report-identical-files", "unified=?", "context=?", "normal", "ignore-case",
@@ -27,7 +27,7 @@ _LONG = ["side-by-side", "width=", "suppress-common-lines",
          "speed-large-files", "horizon-lines=", "no-dereference", "color=?"]
 
 
-@dataclass
+@record
 class _Opts:
     fmt: str = "normal"
     context: int = 3

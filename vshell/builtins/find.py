@@ -20,7 +20,6 @@ import re
 import stat as st
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from vshell.builtins import _glob
@@ -28,6 +27,7 @@ from vshell.builtins._futil import enc, group_name, owner_name, quote
 from vshell.builtins._modes import apply as apply_mode
 from vshell.builtins._timefmt import localtime, strftime, zone
 from vshell.command import Exit, Invocation
+from vshell.records import field, record
 
 HELP = """\
 Usage: find [-H] [-L] [-P] [path...] [expression]
@@ -60,7 +60,7 @@ class Quit(Exception):
     pass
 
 
-@dataclass
+@record
 class Ctx:
     path: str  # as printed
     abs: str  # absolute virtual path
@@ -79,7 +79,7 @@ class Ctx:
         return self._st
 
 
-@dataclass
+@record
 class Finder:
     inv: Invocation
     follow: str = "P"  # P, L, H

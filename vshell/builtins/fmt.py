@@ -7,10 +7,9 @@ output matches it.  Widths count bytes, as GNU's do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from vshell.builtins import _textio as tio
 from vshell.command import Exit, Invocation
+from vshell.records import record
 
 TABWIDTH = 8
 LEEWAY = 7
@@ -50,7 +49,7 @@ def _orphan_cost(n: int) -> int:
 _PUNCT = set(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
-@dataclass
+@record
 class Word:
     text: bytes
     length: int = 0

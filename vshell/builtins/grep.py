@@ -17,11 +17,11 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from vshell.builtins import _regex
 from vshell.builtins._opts import Options, UsageError, parse
 from vshell.command import Exit, Invocation, describe_oserror
+from vshell.records import field, record
 
 CHUNK = 1 << 20
 
@@ -54,7 +54,7 @@ class _Quit(Exception):
     """-q found a match: stop everything with status 0."""
 
 
-@dataclass
+@record
 class Config:
     mode: str = "G"  # G E F P
     patterns: list[str] = field(default_factory=list)
@@ -123,7 +123,8 @@ def _read_pattern_file(inv: Invocation, name: str) -> list[str]:
 def _parse(inv: Invocation) -> Options:
     """_opts.parse, with GNU grep's usage line inserted into option errors."""
     import io
-    from dataclasses import replace
+
+    from vshell.records import replace
 
     err = io.BytesIO()
     try:

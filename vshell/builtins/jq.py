@@ -17,9 +17,9 @@ import ctypes
 import re
 import threading
 from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint64, c_void_p
-from dataclasses import dataclass, field
 
 from vshell.command import Exit, Invocation, describe_oserror
+from vshell.records import field, record
 
 # jv kinds
 INVALID, NULL, FALSE, TRUE, NUMBER, STRING, ARRAY, OBJECT = range(8)
@@ -243,7 +243,7 @@ _COMPAT_PREFIX = (
 )
 
 
-@dataclass
+@record
 class _Opts:
     """The command line, parsed as jq's main.c parses it."""
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import stat as st
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from vshell.builtins._futil import (
@@ -27,6 +26,7 @@ from vshell.builtins._futil import (
 from vshell.builtins._opts import parse
 from vshell.builtins._timefmt import localtime, strftime, zone
 from vshell.command import Invocation
+from vshell.records import record
 
 HELP = """\
 Usage: ls [OPTION]... [FILE]...
@@ -83,7 +83,7 @@ LONG = [
 SIX_MONTHS = 31556952 // 2
 
 
-@dataclass
+@record
 class Entry:
     name: str  # as displayed
     path: str  # absolute virtual path

@@ -10,10 +10,10 @@ import math
 import re
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from vshell.builtins import _textio as tio
 from vshell.command import Exit, Invocation
+from vshell.records import record
 
 _NAMES = ("nul soh stx etx eot enq ack bel bs ht nl vt ff cr so si dle dc1 dc2 dc3 dc4 nak syn "
           "etb can em sub esc fs gs rs us sp").split()
@@ -26,7 +26,7 @@ _SIZES = {"C": 1, "S": 2, "I": 4, "L": 8}
 _FSIZES = {"F": 4, "D": 8, "L": 16}
 
 
-@dataclass
+@record
 class Spec:
     kind: str  # o x d u f a c
     size: int

@@ -9,10 +9,10 @@ untrusted: a leading ``/`` is dropped and any ``..`` component refuses the name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from vshell.builtins import _textio as tio
 from vshell.command import Exit, Invocation
+from vshell.records import field, record
 
 _HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _NORMAL = re.compile(rb"(\d+)(?:,(\d+))?([acd])(\d+)(?:,(\d+))?\Z")
@@ -20,7 +20,7 @@ _CTX_OLD = re.compile(rb"\*\*\* (\d+)(?:,(\d+))? \*\*\*\*\Z")
 _CTX_NEW = re.compile(rb"--- (\d+)(?:,(\d+))? ----\Z")
 
 
-@dataclass
+@record
 class Hunk:
     old_start: int
     old_count: int
@@ -58,7 +58,7 @@ def _reorder(lines: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     return out[:-1]
 
 
-@dataclass
+@record
 class FilePatch:
     old: bytes | None = None
     new: bytes | None = None

@@ -11,16 +11,15 @@ small bootstrap instead, which sets the same working directory and ``sys.argv``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from vshell.command import Invocation
+from vshell.records import field, record
 
 # Options whose value is the next argument when not attached (-W arg, -X opt).
 _WITH_VALUE = "WX"
 _LONG_WITH_VALUE = ("--check-hash-based-pycs",)
 
 
-@dataclass
+@record
 class CommandLine:
     """A python command line split at its program: options, program, the program's args."""
 

@@ -282,7 +282,7 @@ class Sed:
 
     # -- setup
     def configure(self) -> list[str]:
-        from dataclasses import replace
+        from vshell.records import replace
 
         inv = self.inv
         err = io.BytesIO()

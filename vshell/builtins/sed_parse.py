@@ -9,9 +9,9 @@ branches carry the index of their label, so the executor is a simple program cou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from vshell.builtins import _regex
+from vshell.records import field, record
 
 # GNU sed's messages.
 UNTERM_S = "unterminated `s' command"
@@ -50,7 +50,7 @@ class SedError(Exception):
         self.status = status
 
 
-@dataclass
+@record
 class Regex:
     """A compiled sed regex (None pattern = the empty regex: reuse the last one)."""
 
@@ -60,7 +60,7 @@ class Regex:
     compiled: _regex.Compiled | None = None
 
 
-@dataclass
+@record
 class Addr:
     kind: str  # line last re step zero plus tilde
     n: int = 0
@@ -68,7 +68,7 @@ class Addr:
     regex: Regex | None = None
 
 
-@dataclass
+@record
 class Subst:
     regex: Regex
     parts: list[tuple[str, object]]  # ("lit", str) ("ref", int) ("case", "LUluE")
@@ -82,7 +82,7 @@ class Subst:
     fast: tuple[object, object] | None = None  # (regex, how) cached by sed.substitute
 
 
-@dataclass
+@record
 class Command:
     name: str
     a1: Addr | None = None
@@ -99,7 +99,7 @@ class Command:
     where: str = ""  # for error messages at run time
 
 
-@dataclass
+@record
 class Piece:
     """One -e expression or -f file of the script."""
 
@@ -108,7 +108,7 @@ class Piece:
     is_file: bool = False
 
 
-@dataclass
+@record
 class Program:
     commands: list[Command] = field(default_factory=list)
     quiet_from_script: bool = False  # "#n" first line

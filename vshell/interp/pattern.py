@@ -12,9 +12,10 @@ the few patterns where bash's matcher has quirks a regex would not reproduce.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
+
+from vshell.records import record
 
 __all__ = [
     "Matcher",
@@ -44,27 +45,27 @@ class Matcher(Protocol):
 # parsing
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Lit:
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Star:
     pass
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Any:
     pass
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Bracket:
     cls: str  # a complete regex character class, or "(?!)" when nothing can match
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Ext:
     op: str  # one of ? * + @ !
     alts: tuple[tuple[_PNode, ...], ...]
@@ -296,7 +297,7 @@ def _starts_with_dot(nodes: tuple[_PNode, ...]) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Opts:
     pathname: bool
     dotglob: bool

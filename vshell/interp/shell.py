@@ -14,7 +14,6 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import IO, Any
 
 from vshell.command import Cancelled, CancelToken, Command, Invocation, NestedRequest
@@ -22,6 +21,7 @@ from vshell.interp import io as sio
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState
+from vshell.records import field, record
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -58,7 +58,7 @@ class LoopControl(Exception):
         self.levels = levels
 
 
-@dataclass
+@record
 class Job:
     pid: int
     thread: threading.Thread
@@ -67,7 +67,7 @@ class Job:
     command: str = ""
 
 
-@dataclass
+@record
 class RunContext:
     """What every shell of one run shares."""
 
@@ -715,10 +715,10 @@ class Shell:
 
         token = None
         if timeout is not None:
-            import dataclasses
+            from vshell.records import replace
 
             token = self.ctx.cancel.child(timeout)
-            sub.ctx = dataclasses.replace(self.ctx, cancel=token)
+            sub.ctx = replace(self.ctx, cancel=token)
         try:
             return exec_argv(sub, argv, {}, fds)
         except (ExitShell, AbortLine) as e:

@@ -8,9 +8,9 @@ import copy
 import itertools
 import random
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
+from vshell.records import field, record
 from vshell.syntax import ast
 
 Value = str | dict[int, str] | dict[str, str] | None
@@ -28,7 +28,7 @@ class ShellError(Exception):
         self.abort_line = abort_line  # ends the rest of the current line (e.g. failglob)
 
 
-@dataclass
+@record
 class Var:
     value: Value = None
     attrs: set[str] = field(default_factory=set)
@@ -136,7 +136,7 @@ SHOPT_DEFAULTS = {
 }
 
 
-@dataclass
+@record
 class Frame:
     """A function call: its locals, positional parameters and where it was called from."""
 

@@ -11,10 +11,10 @@ import logging
 import os
 import re
 import sys
-from dataclasses import dataclass
 
 from vshell.cli import UsageError, build_sandbox, parse_args, parse_duration, parse_size
 from vshell.mcp.budget import DEFAULT_MAX_RESULT_BYTES
+from vshell.records import record
 
 USAGE = """\
 usage: vshell mcp [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
@@ -45,7 +45,7 @@ server options:
 """
 
 
-@dataclass
+@record
 class ServerOptions:
     command_timeout: float | None = 60.0
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES

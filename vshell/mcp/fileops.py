@@ -12,10 +12,10 @@ import errno
 import secrets
 import stat as st
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from vshell.command import normpath
+from vshell.records import record
 
 READ_MAX_LINES = 2000
 READ_MAX_BYTES = 50 * 1024
@@ -27,7 +27,7 @@ GLOB_MAX_MATCHES = 1000
 _CHUNK = 65536
 
 
-@dataclass
+@record
 class ToolError(Exception):
     """A tool failure the client sees as a result with ``isError`` (never a protocol error)."""
 

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from vshell.command import CancelToken
 from vshell.mcp import budget, fileops, review
 from vshell.mcp.fileops import ToolError
+from vshell.records import field, record
 from vshell.result import Outcome
 
 
-@dataclass
+@record
 class ToolResult:
     """What one call returns: model-facing text, typed fields, and whether it failed."""
 
@@ -27,7 +27,7 @@ class ToolResult:
     is_error: bool = False
 
 
-@dataclass
+@record
 class ServerConfig:
     """Server-side policy that is not part of the sandbox itself."""
 
@@ -35,7 +35,7 @@ class ServerConfig:
     max_result_bytes: int = budget.DEFAULT_MAX_RESULT_BYTES  # 0 disables the budget
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolSpec:
     name: str
     title: str

@@ -11,7 +11,8 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from vshell.records import record
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -130,7 +131,7 @@ def is_blocked(addr: IPAddress) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One parsed entry; ``kind`` is ``host``, ``wildcard`` or ``network``."""
 

@@ -18,15 +18,16 @@ default), e.g. :class:`PythonOptions`:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from vshell.records import record
 
 SITE_DIR = "/lib/python/site-packages"  # sbsh's convention: a mount here is a site directory
 GUEST_SITE = "/lib/python3.12/site-packages"  # where /pyvenv.cfg points the guest's site
 DEFAULT_MEMORY_LIMIT = 1 << 30
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PythonOptions:
     """Per-sandbox settings of the ``python`` command (``Invocation.python``)."""
 

@@ -14,13 +14,13 @@ import io
 import stat as st
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from vshell.python import abi
+from vshell.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SynthStat:
     """A stat result for a guest file vshell makes up."""
 

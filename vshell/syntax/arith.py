@@ -14,8 +14,9 @@ Trees are immutable and cached by :func:`parse`, so loops re-evaluate without re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+
+from vshell.records import record
 
 INT_MIN = -(1 << 63)
 _MASK = (1 << 64) - 1
@@ -27,14 +28,14 @@ def wrap(v: int) -> int:
     return v - (1 << 64) if v >> 63 else v
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Num:
     """An integer constant (already converted from its base)."""
 
     value: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Var:
     """A variable or array element reference; ``pos`` is its offset for error tokens."""
 
@@ -44,7 +45,7 @@ class Var:
     noread: bool = False  # bash does not read a name directly followed by ``=``
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unary:
     """``+ - ! ~`` applied to an operand."""
 
@@ -52,7 +53,7 @@ class Unary:
     operand: Node
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class IncDec:
     """``++x --x x++ x--``; ``post`` tells which value the expression yields."""
 
@@ -61,7 +62,7 @@ class IncDec:
     post: bool
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Binary:
     """A binary operator other than ``&& ||``.
 
@@ -76,7 +77,7 @@ class Binary:
     err_token: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Logical:
     """``&&`` / ``||``: the right side is evaluated without effects when short-circuited."""
 
@@ -85,7 +86,7 @@ class Logical:
     right: Node
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Cond:
     """``c ? a : b``; ``else_`` is None only in a partial tree (the error is in ``then``)."""
 
@@ -94,7 +95,7 @@ class Cond:
     else_: Node | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Assign:
     """``x = v`` or ``x op= v`` (op is the operator without ``=``, '' for plain ``=``)."""
 
@@ -104,14 +105,14 @@ class Assign:
     err_token: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Seq:
     """Evaluate every item in order, yield the last one (``,`` and partial trees)."""
 
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Err:
     """A syntax error, raised by the evaluator when it reaches this point.
 

@@ -1,16 +1,16 @@
 """vshell's own syntax tree.
 
-The parser (bashlex behind a shim) is converted into these dataclasses right after parsing;
+The parser (bashlex behind a shim) is converted into these records right after parsing;
 nothing outside ``vshell.syntax`` ever sees a bashlex node, so the parser can be replaced
 here alone.  Words keep their raw source text: the interpreter expands them itself.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vshell.records import field, record
 
 
-@dataclass
+@record
 class Word:
     """One shell word exactly as written in the source (quotes, ``$``-forms and all)."""
 
@@ -19,7 +19,7 @@ class Word:
     line: int = 1  # 1-based line of the first character
 
 
-@dataclass
+@record
 class HereDoc:
     """The body of a ``<<`` / ``<<-`` here-document.
 
@@ -35,7 +35,7 @@ class HereDoc:
     unterminated: bool = False
 
 
-@dataclass
+@record
 class Redirect:
     """A redirection: ``[fd|{var}]op target``.
 
@@ -53,7 +53,7 @@ class Redirect:
     line: int = 1
 
 
-@dataclass
+@record
 class Assignment:
     """``name=value``, ``name+=value``, ``name[index]=value`` or ``name=(elements)``.
 
@@ -70,7 +70,7 @@ class Assignment:
     line: int = 1
 
 
-@dataclass
+@record
 class SimpleCommand:
     """Assignments, words and redirections of one simple command, in source order per kind."""
 
@@ -80,14 +80,14 @@ class SimpleCommand:
     line: int = 1
 
 
-@dataclass
+@record
 class Subshell:
     body: CommandList
     redirects: list[Redirect] = field(default_factory=list)
     line: int = 1
 
 
-@dataclass
+@record
 class Group:
     """``{ body; }``"""
 
@@ -96,13 +96,13 @@ class Group:
     line: int = 1
 
 
-@dataclass
+@record
 class IfClause:
     condition: CommandList
     body: CommandList
 
 
-@dataclass
+@record
 class If:
     """``if c1; then b1; elif c2; then b2; else b3; fi`` — clauses in order, else may be None."""
 
@@ -112,7 +112,7 @@ class If:
     line: int = 1
 
 
-@dataclass
+@record
 class While:
     """``while``/``until`` loop (``until`` is True for the latter)."""
 
@@ -123,7 +123,7 @@ class While:
     line: int = 1
 
 
-@dataclass
+@record
 class For:
     """``for var [in words]; do body; done`` — ``words`` None means ``"$@"``."""
 
@@ -134,7 +134,7 @@ class For:
     line: int = 1
 
 
-@dataclass
+@record
 class ArithFor:
     """``for (( init; cond; step )); do body; done`` — the three raw expression texts."""
 
@@ -146,7 +146,7 @@ class ArithFor:
     line: int = 1
 
 
-@dataclass
+@record
 class Select:
     var: str
     words: list[Word] | None
@@ -155,7 +155,7 @@ class Select:
     line: int = 1
 
 
-@dataclass
+@record
 class CaseItem:
     """One ``pat1|pat2) body ;;`` arm; terminator is ``;;``, ``;&`` or ``;;&``."""
 
@@ -164,7 +164,7 @@ class CaseItem:
     terminator: str = ";;"
 
 
-@dataclass
+@record
 class Case:
     word: Word
     items: list[CaseItem]
@@ -172,7 +172,7 @@ class Case:
     line: int = 1
 
 
-@dataclass
+@record
 class ArithCommand:
     """``(( expr ))`` with the raw expression text."""
 
@@ -181,7 +181,7 @@ class ArithCommand:
     line: int = 1
 
 
-@dataclass
+@record
 class CondCommand:
     """``[[ … ]]``: the tokens between the brackets as raw words.
 
@@ -194,7 +194,7 @@ class CondCommand:
     line: int = 1
 
 
-@dataclass
+@record
 class FunctionDef:
     """``name() compound`` or ``function name compound``; redirects belong to the body."""
 
@@ -203,7 +203,7 @@ class FunctionDef:
     line: int = 1
 
 
-@dataclass
+@record
 class Coproc:
     name: str
     body: Command
@@ -227,7 +227,7 @@ Command = (
 )
 
 
-@dataclass
+@record
 class Pipeline:
     """``[time [-p]] [!] cmd1 | cmd2 |& cmd3``.
 
@@ -242,7 +242,7 @@ class Pipeline:
     line: int = 1
 
 
-@dataclass
+@record
 class AndOr:
     """``p1 && p2 || p3``: the first pipeline, then (operator, pipeline) pairs."""
 
@@ -251,7 +251,7 @@ class AndOr:
     line: int = 1
 
 
-@dataclass
+@record
 class ListItem:
     """One element of a command list; ``background`` for a trailing ``&``.
 
@@ -265,7 +265,7 @@ class ListItem:
     end: int = 0
 
 
-@dataclass
+@record
 class CommandList:
     items: list[ListItem] = field(default_factory=list)
 

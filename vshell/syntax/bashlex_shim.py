@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from dataclasses import dataclass
 from typing import Any
 
+from vshell.records import record
 from vshell.syntax.bashlex_shim_cache import import_bashlex_parser
 
 BASHLEX_VERSION = "0.18"
@@ -121,7 +121,7 @@ class GNode:
         return f"{self.name}{self.kids!r}"
 
 
-@dataclass
+@record
 class HereDocBody:
     body: str
     quoted: bool

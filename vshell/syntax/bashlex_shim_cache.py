@@ -3,23 +3,25 @@
 ``import bashlex`` rebuilds its LALR tables every time (about 80 ms).  The tables are
 plain dicts of ints and strings, so they are kept with :mod:`marshal` (which, unlike
 pickle, runs no code when loading) in ``$XDG_CACHE_HOME/vshell`` (or ``~/.cache/vshell``),
-keyed by the bashlex version and a digest of its grammar and table generator.  Any problem
+keyed by the bashlex version and the size and modification time of its grammar and table
+generator (hashing their text would cost a ``hashlib`` import on every start).  Any problem
 — no home, a read-only disk, a foreign or corrupt file — falls back to the normal build.
 Set ``VSHELL_PARSER_CACHE=0`` to disable.
 """
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 import importlib.util
 import marshal
 import os
 import stat
 import sys
 import types
+import zlib
 from typing import Any
 
-_FORMAT = 1
+_FORMAT = 2
 
 
 def import_bashlex_parser(version: str) -> None:
@@ -47,16 +49,44 @@ def import_bashlex_parser(version: str) -> None:
         raise
 
 
-def _import_parser_with_cache(version: str) -> None:
-    from bashlex import yacc
+class _DeferredModule(types.ModuleType):
+    """Stands for a module in one importer's namespace and imports the real one on first use."""
 
-    path = _cache_file(yacc, version)
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self.__name__), attr)
+
+
+def _import_yacc() -> types.ModuleType:
+    """``bashlex.yacc``, with its :mod:`inspect` imported only if it is used.
+
+    yacc needs ``inspect`` (which pulls in ``ast``, ``dis`` and ``tokenize``: ~5 ms) only to
+    build tables from the grammar's source, which the cache skips.  The stand-in is in
+    ``sys.modules`` only while yacc is imported, so every other importer gets the real one.
+    """
+    if "inspect" in sys.modules or "bashlex.yacc" in sys.modules:
+        from bashlex import yacc
+
+        return yacc
+    stand_in = _DeferredModule("inspect")
+    sys.modules["inspect"] = stand_in
+    try:
+        from bashlex import yacc
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+    return yacc
+
+
+def _import_parser_with_cache(version: str) -> None:
+    yacc = _import_yacc()
+
+    path, key = _cache_file(yacc, version)
     original = yacc.yacc
 
     def cached_yacc(*args: Any, **kwargs: Any) -> Any:
         module = sys.modules["bashlex.parser"]
         data = _load(path) if path else None
-        if data is not None:
+        if isinstance(data, dict) and data.get("key") == key:
             try:
                 return _rebuild(yacc, data, vars(module))
             except Exception:  # noqa: BLE001, S110 - any mismatch: build the tables anew
@@ -64,7 +94,7 @@ def _import_parser_with_cache(version: str) -> None:
         kwargs["module"] = module
         parser = original(*args, **kwargs)
         if path:
-            _store(path, parser)
+            _store(path, key, parser)
         return parser
 
     yacc.yacc = cached_yacc
@@ -74,22 +104,24 @@ def _import_parser_with_cache(version: str) -> None:
         yacc.yacc = original
 
 
-def _cache_file(yacc: types.ModuleType, version: str) -> str | None:
+def _cache_file(yacc: types.ModuleType, version: str) -> tuple[str | None, str]:
+    """The cache file's path and the key its content must carry to be used."""
     try:
         here = os.path.dirname(yacc.__file__ or "")
-        digest = hashlib.sha256()
+        stamps = []
         for name in ("parser.py", "yacc.py", "tokenizer.py"):
-            with open(os.path.join(here, name), "rb") as f:
-                digest.update(f.read())
-        digest.update(f"{_FORMAT}:{sys.version_info[:2]}".encode())
+            st = os.stat(os.path.join(here, name))
+            stamps.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+        key = f"{_FORMAT}:{version}:{sys.version_info[:2]}:{here}:{','.join(stamps)}"
         from vshell.cachedir import cache_dir
 
         folder = cache_dir()
         if folder is None:
-            return None
-        return os.path.join(folder, f"bashlex-{version}-{digest.hexdigest()[:20]}.tables")
+            return None, key
+        digest = f"{zlib.crc32(key.encode()):08x}"
+        return os.path.join(folder, f"bashlex-{version}-{digest}.tables"), key
     except (OSError, ValueError):
-        return None
+        return None, ""
 
 
 def _load(path: str) -> Any:
@@ -106,7 +138,7 @@ def _load(path: str) -> Any:
             return None
         with os.fdopen(fd, "rb") as f:
             fd = -1
-            return marshal.load(f)
+            return marshal.loads(f.read())  # marshal.load(f) reads item by item: far slower
     except (OSError, EOFError, ValueError, TypeError):
         return None
     finally:
@@ -114,10 +146,11 @@ def _load(path: str) -> Any:
             os.close(fd)
 
 
-def _store(path: str, parser: Any) -> None:
+def _store(path: str, key: str, parser: Any) -> None:
     """Write the tables atomically (temporary file + rename) into a private directory."""
     data = {
         "format": _FORMAT,
+        "key": key,
         "productions": [
             (p.number, p.name, tuple(p.prod), tuple(p.prec), p.func) for p in parser.productions
         ],

@@ -7,32 +7,33 @@ operators, ``$(…)``, backticks, ``$((…))``, ``<(…)``, tildes) is read here
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
+from vshell.records import record
 
-@dataclass
+
+@record
 class Lit:
     """Unquoted literal text from the source (subject to globbing, not to splitting)."""
 
     text: str
 
 
-@dataclass
+@record
 class Quoted:
     """Quoted literal text: single quotes, a backslash escape, ``$'…'`` or text in ``"…"``."""
 
     text: str
 
 
-@dataclass
+@record
 class DQ:
     """A double-quoted string: its parts are Quoted text and expansions."""
 
     parts: list[Part]
 
 
-@dataclass
+@record
 class Param:
     """A parameter expansion ``$name`` / ``${…}``.
 
@@ -52,13 +53,13 @@ class Param:
     braced: bool = False
 
 
-@dataclass
+@record
 class CmdSub:
     source: str
     backtick: bool = False
 
 
-@dataclass
+@record
 class ArithSub:
     """``$((…))`` / ``$[…]``: the inner text, itself expanded before evaluation."""
 
@@ -66,18 +67,18 @@ class ArithSub:
     raw: str = ""
 
 
-@dataclass
+@record
 class ProcSub:
     op: str  # '<' or '>'
     source: str
 
 
-@dataclass
+@record
 class Tilde:
     user: str
 
 
-@dataclass
+@record
 class BadSubst(Exception):
     """A ``${…}`` the shell cannot read: bash's "bad substitution"."""
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import BinaryIO, Protocol, runtime_checkable
+
+from vshell.records import record
 
 __all__ = ["OPEN_MODES", "Backend", "Ctx", "Listing", "Parts", "mode_flags", "normalize_mode"]
 
@@ -24,7 +25,7 @@ Parts = tuple[str, ...]
 Listing = tuple[Parts, list[tuple[str, str]]]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ctx:
     """What a backend needs to know about the mount it is serving."""
 

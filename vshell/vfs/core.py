@@ -19,8 +19,9 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, BinaryIO
+
+from vshell.records import record
 
 from .backend import Backend, Ctx, Parts, normalize_mode
 from .deny import DenyRules
@@ -44,7 +45,7 @@ _SYN_DIR_MODE = st.S_IFDIR | 0o555
 _RENAME_SCAN_LIMIT = 100_000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Mount:
     """A backend exposed at the virtual path ``vpath`` (normalized on construction)."""
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+from vshell.records import field, record
 
 __all__ = ["DenyPattern", "DenyRules", "parse_deny"]
 
 _REJECTED = {"?": "'?'", "[": "'['", "]": "']'", "\\": "'\\'"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DenyPattern:
     """One parsed pattern: the text the user gave and the regex it compiles to."""
 

@@ -27,8 +27,9 @@ import secrets
 import stat as st
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, BinaryIO
+
+from vshell.records import record
 
 from .backend import Ctx, Listing, Parts, mode_flags
 from .errors import CrossMount, escape_error, fs_error
@@ -44,7 +45,7 @@ def _no_guard(parts: Parts) -> None:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Origin:
     """What was seen of a host object when the overlay first changed it."""
 
@@ -54,7 +55,7 @@ class Origin:
     digest: str  # sha256 of a file's bytes, a symlink's target, "" for a directory
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Change:
     """One difference between the merged view and the host (``kind`` as in changes())."""
 
@@ -62,7 +63,7 @@ class Change:
     kind: str  # "add" | "modify" | "delete" | "type-change"
 
 
-@dataclass
+@record
 class SyncReport:
     """The outcome of a sync: what was applied, what conflicted, and what failed."""
 

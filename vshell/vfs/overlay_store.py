@@ -25,9 +25,10 @@ import os
 import secrets
 import shutil
 import stat as st
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from vshell.records import record
 
 from .memory import MemoryBackend
 from .overlay import Origin, OverlayBackend
@@ -77,7 +78,7 @@ def _check_parts(raw: Any) -> tuple[str, ...]:
     return tuple(raw)
 
 
-@dataclass
+@record
 class _Record:
     """One cow mount as recorded in state.json."""
 

@@ -9,7 +9,8 @@ before it ends an operand, as in every awk.  A NAME followed at once by ``(`` is
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from vshell.records import record
 
 KEYWORDS = {
     "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for",
@@ -49,7 +50,7 @@ class AwkSyntaxError(Exception):
         self.col = col
 
 
-@dataclass(slots=True)
+@record
 class Token:
     kind: str  # NAME FUNC_NAME BUILTIN NUMBER STRING ERE NEWLINE EOF keyword or operator
     value: object

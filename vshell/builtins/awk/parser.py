@@ -8,7 +8,7 @@ multiplicative, unary + - !, ^ ** (right), ++ --, $, grouping.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vshell.records import field, record
 
 from .lexer import AwkSyntaxError, Token, tokenize
 
@@ -23,7 +23,7 @@ _CONCAT_START = {
 }
 
 
-@dataclass
+@record
 class Function:
     name: str
     params: list[str]
@@ -31,7 +31,7 @@ class Function:
     line: int
 
 
-@dataclass
+@record
 class Program:
     begin: list[Node] = field(default_factory=list)
     end: list[Node] = field(default_factory=list)

@@ -1,0 +1,184 @@
+"""Record classes: the part of :mod:`dataclasses` vshell uses, at a fraction of its start-up cost.
+
+``vshell -c`` is called once per agent step, so start-up is paid on every command.  Importing
+:mod:`dataclasses` pulls in ``inspect``, ``ast``, ``dis`` and ``tokenize`` (about 6 ms), and
+each decorated class costs about 0.25 ms more (signature objects, several ``exec`` calls);
+vshell declares some fifty record classes on its start-up path alone.  :func:`record` gives
+the same generated ``__init__`` (one ``exec`` per class), ``__repr__``, ``__eq__`` (and, when
+frozen, ``__hash__`` and immutability), ``__match_args__`` and ``__post_init__`` call, and
+:func:`replace`, :func:`fields` and :func:`is_record` — nothing else (no ordering, no slots,
+no keyword-only fields).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, dataclass_transform, overload
+
+__all__ = ["FrozenInstanceError", "field", "fields", "is_record", "record", "replace"]
+
+T = TypeVar("T")
+_MISSING: Any = object()
+
+
+class FrozenInstanceError(AttributeError):
+    """Assignment to a field of a frozen record."""
+
+
+class _Field:
+    """One declared field: its name, default or default factory, and repr/compare flags."""
+
+    __slots__ = ("name", "default", "default_factory", "repr", "compare")
+
+    def __init__(
+        self,
+        default: Any = _MISSING,
+        default_factory: Any = _MISSING,
+        repr: bool = True,  # noqa: A002 - the dataclasses spelling
+        compare: bool = True,
+    ) -> None:
+        self.name = ""
+        self.default = default
+        self.default_factory = default_factory
+        self.repr = repr
+        self.compare = compare
+
+
+def field(
+    *,
+    default: Any = _MISSING,
+    default_factory: Callable[[], Any] | Any = _MISSING,
+    repr: bool = True,  # noqa: A002 - the dataclasses spelling
+    compare: bool = True,
+) -> Any:
+    """A field with a default factory, or left out of ``repr`` / ``==`` (as in dataclasses)."""
+    return _Field(default, default_factory, repr, compare)
+
+
+def _own_fields(cls: type) -> list[_Field]:
+    fields = []
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        value = cls.__dict__.get(name, _MISSING)
+        spec = value if isinstance(value, _Field) else _Field(default=value)
+        spec.name = name
+        if isinstance(value, _Field):
+            if spec.default is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, spec.default)
+        fields.append(spec)
+    return fields
+
+
+def _init_source(fields: list[_Field], frozen: bool, post_init: bool) -> tuple[str, dict]:
+    params, body = [], []
+    env: dict[str, Any] = {"_MISSING": _MISSING, "_set": object.__setattr__}
+    for f in fields:
+        if f.default_factory is not _MISSING:
+            env[f"_f_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_MISSING")
+            value = f"_f_{f.name}() if {f.name} is _MISSING else {f.name}"
+        elif f.default is not _MISSING:
+            env[f"_d_{f.name}"] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
+            value = f.name
+        else:
+            params.append(f.name)
+            value = f.name
+        body.append(f"_set(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
+    if post_init:
+        body.append("self.__post_init__()")
+    source = f"def __init__(self, {', '.join(params)}):\n    " + "\n    ".join(body or ["pass"])
+    return source, env
+
+
+def _repr(self: Any) -> str:
+    shown = [f for f in self.__record_fields__ if f.repr]
+    parts = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in shown)
+    return f"{type(self).__qualname__}({parts})"
+
+
+def _compared(self: Any) -> tuple[Any, ...]:
+    return tuple(getattr(self, f.name) for f in self.__record_fields__ if f.compare)
+
+
+def _eq(self: Any, other: object) -> bool:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    return _compared(self) == _compared(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_compared(self))
+
+
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _build(cls: type[T], frozen: bool) -> type[T]:
+    inherited: dict[str, _Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for f in base.__dict__.get("__record_fields__", ()):
+            inherited[f.name] = f
+    for f in _own_fields(cls):
+        inherited[f.name] = f
+    fields = list(inherited.values())
+    cls.__record_fields__ = tuple(fields)  # type: ignore[attr-defined]
+    cls.__match_args__ = tuple(f.name for f in fields)  # type: ignore[attr-defined]
+    own = cls.__dict__
+    if "__init__" not in own:
+        source, env = _init_source(fields, frozen, hasattr(cls, "__post_init__"))
+        exec(source, env)  # noqa: S102 - our own generated source, as dataclasses does
+        init = env["__init__"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        cls.__init__ = init  # type: ignore[misc]
+    if "__repr__" not in own:
+        cls.__repr__ = _repr  # type: ignore[assignment]
+    if "__eq__" not in own:
+        cls.__eq__ = _eq  # type: ignore[assignment,method-assign]
+        if frozen:
+            cls.__hash__ = _hash  # type: ignore[assignment,method-assign]
+        else:
+            cls.__hash__ = None  # type: ignore[assignment]
+    if frozen:
+        cls.__setattr__ = _frozen_setattr  # type: ignore[assignment,method-assign]
+        cls.__delattr__ = _frozen_delattr  # type: ignore[assignment,method-assign]
+    return cls
+
+
+@overload
+def record(cls: type[T], /) -> type[T]: ...
+@overload
+def record(*, frozen: bool = False) -> Callable[[type[T]], type[T]]: ...
+
+
+@dataclass_transform(field_specifiers=(field,))
+def record(cls: type[T] | None = None, /, *, frozen: bool = False) -> Any:
+    """Class decorator: ``@record`` or ``@record(frozen=True)``, like ``@dataclass``."""
+    if cls is None:
+        return lambda c: _build(c, frozen)
+    return _build(cls, frozen)
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """A copy of record ``obj`` with some fields changed (``dataclasses.replace``)."""
+    values = {f.name: getattr(obj, f.name) for f in obj.__record_fields__}  # type: ignore[attr-defined]
+    values.update(changes)
+    return obj.__class__(**values)
+
+
+def fields(obj: Any) -> tuple[_Field, ...]:
+    """The fields of a record class or instance, in ``__init__`` order."""
+    return obj.__record_fields__
+
+
+def is_record(obj: Any) -> bool:
+    """Whether ``obj`` is a record class or an instance of one."""
+    return hasattr(type(obj) if not isinstance(obj, type) else obj, "__record_fields__")
