@@ -8,7 +8,10 @@ user would see it), alternating GNU and vshell ``--runs`` times so machine load 
 alike.  Reported: median wall time and median CPU time (children's user+sys from
 ``getrusage``) and the vshell/GNU ratio of each, and in the ``net`` column the CPU ratio with
 vshell's start-up (the ``start-up`` row: ``cd /w && true``) taken off: the cost of the
-command's own work.  CPU time is the steadier figure on a loaded machine.  Outputs are
+command's own work.  CPU time is the steadier figure on a loaded machine.  Where a case has a
+``FLOORS`` entry, a third side runs the least any CPython program can do for it (``python3 -c``
+with the C-level primitive, e.g. ``bytes.count`` for ``wc -l``): the ``py`` columns show how
+much of vshell's ratio is CPython itself rather than vshell.  Outputs are
 checked to be identical: stdout for the commands that print, the ``out`` file for sort and
 cut, the extracted tree for tar.  The inputs are deterministic: a text file of
 tab-separated fields, a binary file, and a ``.tar.gz`` made by GNU tar from a tree of
@@ -47,6 +50,20 @@ CASES: list[tuple[str, str, str]] = [
     ("sha256sum", "sha256sum big.bin", "stdout"),
     ("tar xzf", "rm -rf out && mkdir out && tar xzf big.tar.gz -C out", "tree"),
 ]
+
+
+# the least a CPython program does for a case: start-up, then the C primitive over the file
+FLOORS: dict[str, str] = {
+    "start-up": "pass",
+    "wc -l": (
+        "import sys\n"
+        "buf = bytearray(1 << 20); n = 0\n"
+        "with open('big.txt', 'rb', buffering=0) as f:\n"
+        "    while k := f.readinto(buf):\n"
+        "        n += buf.count(b'\\n', 0, k)\n"
+        "print(n, 'big.txt')\n"
+    ),
+}
 
 
 def make_text(path: Path, mb: int) -> None:
@@ -178,18 +195,21 @@ def main() -> int:
               f"big.tar.gz {mib['big.tar.gz']:.0f} MB compressed; {a.runs} runs each, "
               f"medians; load {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs")
         print(f"{'case':<14} {'GNU wall':>9} {'vsh wall':>9} {'ratio':>6} "
-              f"{'GNU cpu':>8} {'vsh cpu':>8} {'ratio':>6} {'net':>5}  same")
+              f"{'GNU cpu':>8} {'vsh cpu':>8} {'ratio':>6} {'net':>5}  same "
+              f"{'py wall':>8} {'py/GNU':>6}")
         worst = 0.0
         startup = 0.0  # vshell's start-up CPU time
         for name, script, kind in CASES:
             if a.only and name not in a.only:
                 continue
-            walls: dict[str, list[float]] = {"gnu": [], "vsh": []}
-            cpus: dict[str, list[float]] = {"gnu": [], "vsh": []}
-            digests: dict[str, set[str]] = {"gnu": set(), "vsh": set()}
+            sides = [("gnu", gnu_argv(script)), ("vsh", vshell_argv(script, root))]
+            if name in FLOORS:
+                sides.append(("py", [sys.executable, "-c", FLOORS[name]]))
+            walls: dict[str, list[float]] = {side: [] for side, _ in sides}
+            cpus: dict[str, list[float]] = {side: [] for side, _ in sides}
+            digests: dict[str, set[str]] = {side: set() for side, _ in sides}
             for _ in range(a.runs):
-                for side, argv in (("gnu", gnu_argv(script)),
-                                   ("vsh", vshell_argv(script, root))):
+                for side, argv in sides:
                     cleanup(root)
                     wall, cpu, out, status = timed(argv, root)
                     walls[side].append(wall)
@@ -199,13 +219,19 @@ def main() -> int:
             gw, vw = statistics.median(walls["gnu"]), statistics.median(walls["vsh"])
             gc, vc = statistics.median(cpus["gnu"]), statistics.median(cpus["vsh"])
             same = "yes" if digests["gnu"] == digests["vsh"] and len(digests["gnu"]) == 1 else "NO"
+            floor = "       -      -"
+            if "py" in walls:
+                pw = statistics.median(walls["py"])
+                floor = f"{pw:7.3f}s {pw / gw:6.1f}"
+                if digests["py"] != digests["gnu"]:
+                    floor += " (output differs)"
             if script == "true":
                 startup = vc
             else:
                 worst = max(worst, vw / gw)
             net = max(vc - startup, 0.0) / max(gc, 1e-3)
             print(f"{name:<14} {gw:8.3f}s {vw:8.3f}s {vw / gw:6.1f} "
-                  f"{gc:7.3f}s {vc:7.3f}s {vc / max(gc, 1e-3):6.1f} {net:5.1f}  {same}",
+                  f"{gc:7.3f}s {vc:7.3f}s {vc / max(gc, 1e-3):6.1f} {net:5.1f}  {same:<4} {floor}",
                   flush=True)
         print(f"worst wall ratio {worst:.1f}x GNU")
     finally:

@@ -4,10 +4,10 @@
 :mod:`dataclasses` pulls in ``inspect``, ``ast``, ``dis`` and ``tokenize`` (about 6 ms), and
 each decorated class costs about 0.25 ms more (signature objects, several ``exec`` calls);
 vshell declares some fifty record classes on its start-up path alone.  :func:`record` gives
-the same generated ``__init__`` (one ``exec`` per class), ``__repr__``, ``__eq__`` (and, when
-frozen, ``__hash__`` and immutability), ``__match_args__`` and ``__post_init__`` call, and
-:func:`replace`, :func:`fields` and :func:`is_record` — nothing else (no ordering, no slots,
-no keyword-only fields).
+the same generated ``__init__`` (compiled on the class's first instance), ``__repr__``,
+``__eq__`` (and, when frozen, ``__hash__`` and immutability), ``__match_args__`` and the
+``__post_init__`` call, and :func:`replace`, :func:`fields` and :func:`is_record` — nothing
+else (no ordering, no slots, no keyword-only fields).
 """
 
 from __future__ import annotations
@@ -94,6 +94,24 @@ def _init_source(fields: list[_Field], frozen: bool, post_init: bool) -> tuple[s
     return source, env
 
 
+def _deferred_init(cls: type, fields: list[_Field], frozen: bool) -> Callable[..., None]:
+    """An ``__init__`` that compiles the real one on the first instance, then steps aside.
+
+    Compiling costs ~30 µs a class, and most record classes are never instantiated in a
+    short ``vshell -c`` run.
+    """
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        source, env = _init_source(fields, frozen, hasattr(cls, "__post_init__"))
+        exec(source, env)  # noqa: S102 - our own generated source, as dataclasses does
+        init = env["__init__"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        type.__setattr__(cls, "__init__", init)
+        init(self, *args, **kwargs)
+
+    return __init__
+
+
 def _repr(self: Any) -> str:
     shown = [f for f in self.__record_fields__ if f.repr]
     parts = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in shown)
@@ -123,6 +141,9 @@ def _frozen_delattr(self: Any, name: str) -> None:
 
 
 def _build(cls: type[T], frozen: bool) -> type[T]:
+    if not frozen and any(b.__dict__.get("__record_frozen__") for b in cls.__mro__[1:]):
+        raise TypeError("cannot inherit non-frozen record from a frozen one")
+    cls.__record_frozen__ = frozen  # type: ignore[attr-defined]
     inherited: dict[str, _Field] = {}
     for base in reversed(cls.__mro__[1:]):
         for f in base.__dict__.get("__record_fields__", ()):
@@ -134,11 +155,7 @@ def _build(cls: type[T], frozen: bool) -> type[T]:
     cls.__match_args__ = tuple(f.name for f in fields)  # type: ignore[attr-defined]
     own = cls.__dict__
     if "__init__" not in own:
-        source, env = _init_source(fields, frozen, hasattr(cls, "__post_init__"))
-        exec(source, env)  # noqa: S102 - our own generated source, as dataclasses does
-        init = env["__init__"]
-        init.__qualname__ = f"{cls.__qualname__}.__init__"
-        cls.__init__ = init  # type: ignore[misc]
+        cls.__init__ = _deferred_init(cls, fields, frozen)  # type: ignore[misc]
     if "__repr__" not in own:
         cls.__repr__ = _repr  # type: ignore[assignment]
     if "__eq__" not in own:

@@ -119,10 +119,14 @@ def test_sigint_and_sigterm() -> None:
 
 
 def test_startup_is_light() -> None:
-    """Start-up imports no heavy module (httpx, wasmtime, prompt_toolkit, jq)."""
-    code = ("import sys, vshell.cli; vshell.cli.main(['-c', 'echo hi | cat']); "
-            "print(sorted(m for m in ('httpx','wasmtime','prompt_toolkit','jq','pyfakefs') "
-            "if m in sys.modules))")
+    """Start-up imports no heavy module: not httpx, wasmtime, prompt_toolkit, jq or pyfakefs,
+    and not the slow-to-import stdlib modules (dataclasses with inspect, hashlib)."""
+    heavy = ("httpx", "wasmtime", "prompt_toolkit", "jq", "pyfakefs", "dataclasses", "inspect",
+             "hashlib")
+    code = ("import sys; before = set(sys.modules); import vshell.cli\n"
+            "try:\n    vshell.cli.main(['-c', 'echo hi | cat; x=$((1+2)); [[ a == a ]]'])\n"
+            "finally:\n"
+            f"    print(sorted(m for m in {heavy!r} if m in set(sys.modules) - before))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30)
     assert p.stdout.endswith(b"[]\n"), p.stdout + p.stderr
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 import subprocess
 import sys
@@ -45,6 +46,9 @@ def test_table_cache_roundtrip(tmp_path: Path) -> None:
     assert _probe(tmp_path) == reference  # ignores the damaged file and rewrites it
     files[0].chmod(0o666)
     assert _probe(tmp_path) == reference  # refuses a writable-by-others file
+    files[0].chmod(0o600)
+    files[0].write_bytes(marshal.dumps({"format": 2, "key": "another bashlex"}))
+    assert _probe(tmp_path) == reference  # tables keyed for another install are rebuilt
 
 
 def test_import_is_lazy() -> None:

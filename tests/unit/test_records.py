@@ -1,0 +1,105 @@
+"""vshell.records behaves as dataclasses does for every feature vshell uses."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from vshell import records
+
+
+def _pair(frozen: bool = False):
+    """The same class declared with dataclasses and with records."""
+    made = []
+    for deco, fld in ((dataclasses.dataclass, dataclasses.field), (records.record, records.field)):
+
+        class Point:
+            x: int
+            y: int = 0
+            tags: list[str] = fld(default_factory=list)
+            note: str = fld(default="", repr=False, compare=False)
+
+        made.append(deco(frozen=frozen)(Point))
+    return made
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+def test_init_repr_eq_match_args_like_dataclasses(frozen: bool) -> None:
+    dc, rc = _pair(frozen)
+    for args, kwargs in (((1,), {}), ((1, 2), {}), ((1,), {"tags": ["a"], "note": "n"})):
+        a, b = dc(*args, **kwargs), rc(*args, **kwargs)
+        assert repr(a).split("(", 1)[1] == repr(b).split("(", 1)[1]
+        assert (a.x, a.y, a.tags, a.note) == (b.x, b.y, b.tags, b.note)
+    assert rc(1) == rc(1, note="other")  # compare=False
+    assert rc(1) != rc(2)
+    assert rc(1).__eq__(dc(1)) is NotImplemented
+    assert rc.__match_args__ == dc.__match_args__
+    assert rc(1).tags is not rc(1).tags  # a fresh default per instance
+    with pytest.raises(TypeError):
+        rc()
+    with pytest.raises(TypeError):
+        rc(1, nope=2)
+
+
+def test_hash_follows_frozen() -> None:
+    _, mutable = _pair(False)
+    _, frozen = _pair(True)
+    with pytest.raises(TypeError):
+        hash(mutable(1))
+
+    @records.record(frozen=True)
+    class Key:
+        a: int
+        b: str = "x"
+
+    assert hash(Key(1)) == hash(Key(1, "x"))
+    assert {Key(1), Key(1)} == {Key(1)}
+    with pytest.raises(records.FrozenInstanceError):
+        Key(1).a = 2  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del Key(1).a
+    assert frozen(1).x == 1
+
+
+def test_post_init_replace_and_inheritance() -> None:
+    @records.record(frozen=True)
+    class Base:
+        path: str
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "path", self.path.rstrip("/") or "/")
+
+    @records.record(frozen=True)
+    class Child(Base):
+        mode: int = 0
+
+    c = Child("/a/")
+    assert (c.path, c.mode) == ("/a", 0)
+    d = records.replace(c, mode=5)
+    assert (type(d), d.path, d.mode) == (Child, "/a", 5)
+    assert [f.name for f in records.fields(Child)] == ["path", "mode"]
+    assert records.is_record(c) and records.is_record(Child) and not records.is_record(1)
+    with pytest.raises(TypeError):
+
+        @records.record
+        class Mutable(Base):
+            pass
+
+
+def test_explicit_methods_are_kept() -> None:
+    @records.record
+    class Custom:
+        a: int
+
+        def __repr__(self) -> str:
+            return "custom"
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    assert repr(Custom(1)) == "custom"
+    assert Custom(1) == Custom(2)
+    assert isinstance(hash(Custom(1)), int)
