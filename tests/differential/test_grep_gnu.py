@@ -201,3 +201,32 @@ def test_grep_recursive_sorted(root, argv):
     got = run_cmd(root / "tree" if argv[-1] == "hello" else root, argv)
     assert got.status == want.status
     assert sorted(got.stdout.splitlines()) == sorted(want.stdout.splitlines())
+
+
+DEVICES = [
+    ["grep", "-r", "x", "."],  # recursion skips the FIFO (it would block on open)
+    ["grep", "-D", "skip", "x", "fifo", "a.txt"],
+    ["grep", "-r", "-D", "skip", "x", "."],
+]
+
+
+@pytest.mark.parametrize("argv", DEVICES, ids=[" ".join(c) for c in DEVICES])
+def test_grep_skips_devices_like_gnu(tmp_path, argv):
+    """GNU reads devices named as operands but skips those met while recursing (and all of
+    them with ``-D skip``)."""
+    import os
+
+    (tmp_path / "a.txt").write_bytes(b"x\n")
+    os.mkfifo(tmp_path / "fifo")
+    want = run_gnu(tmp_path, argv)
+    got = run_cmd(tmp_path, argv)
+    assert (got.status, got.stdout, got.stderr) == (want.status, want.stdout, want.stderr)
+
+
+def test_grep_recursion_skips_vshell_devices():
+    """/dev/fd/1 is the command's own output: recursion must not try to read it."""
+    from vshell import Sandbox
+
+    with Sandbox() as sb:
+        res = sb.exec("grep -r x /dev; echo $?")
+    assert (res.stdout, res.stderr) == (b"1\n", b"")

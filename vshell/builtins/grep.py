@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import stat
 from collections.abc import Callable
+from typing import Any
 
 from vshell.builtins import _regex
 from vshell.builtins._opts import Options, UsageError, parse
@@ -79,7 +81,7 @@ class Config:
     after: int = -1
     binary_files: str = "binary"
     directories: str = "read"
-    devices: str = "read"
+    devices: str = ""  # GNU's default: read devices named as operands, skip them in recursion
     recursive: bool = False
     deref: bool = False
     includes: list[str] = field(default_factory=list)
@@ -865,6 +867,12 @@ def _sgr(code: bytes, text: bytes) -> bytes:
 # ---------------------------------------------------------------- files and the command
 
 
+def _is_device(fs: Any, vpath: str) -> bool:
+    """A character or block device, FIFO or socket (what ``-D`` is about)."""
+    mode = fs.stat(vpath).st_mode
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 def _size(fs, vpath: str) -> int | None:
     """A regular file's size (for -T), None otherwise."""
     if not fs.isfile(vpath):
@@ -947,6 +955,8 @@ class Grep:
                     self.walk(vpath, display)
                     return
                 raise IsADirectoryError(21, "Is a directory", display)
+            if cfg.devices == "skip" and _is_device(fs, vpath):
+                return
             with fs.open(vpath) as f:
                 dname = display.encode("utf-8", "surrogateescape")
                 size = _size(fs, vpath) if cfg.initial_tab else None
@@ -994,6 +1004,8 @@ class Grep:
             if (cfg.includes or cfg.excludes) and _excluded(cfg, child, False):
                 continue
             try:
+                if cfg.devices != "read" and _is_device(fs, vchild):
+                    continue
                 with fs.open(vchild) as f:
                     dname = child.encode("utf-8", "surrogateescape")
                     size = _size(fs, vchild) if cfg.initial_tab else None

@@ -143,8 +143,15 @@ class StreamView(io.RawIOBase):
             raise fs_error(errno.EBADF, self.name)
         return method
 
+    def _call(self, attr: str, *args: Any) -> Any:
+        """Call the stream's method; a stream that cannot do it is a bad descriptor."""
+        try:
+            return self._need(attr)(*args)
+        except (NotImplementedError, io.UnsupportedOperation):
+            raise fs_error(errno.EBADF, self.name) from None
+
     def read(self, size: int | None = -1) -> bytes:
-        data = self._need("read")(-1 if size is None else size)
+        data = self._call("read", -1 if size is None else size)
         return bytes(data) if data is not None else b""
 
     def readall(self) -> bytes:
@@ -160,7 +167,7 @@ class StreamView(io.RawIOBase):
             raise ValueError("I/O operation on closed file.")
         if hasattr(self._stream, "readline"):
             limit = -1 if size is None else size
-            return bytes(self._need("readline")(limit) if limit >= 0 else self._need("readline")())
+            return bytes(self._call("readline", limit) if limit >= 0 else self._call("readline"))
         out = bytearray()
         while size is None or size < 0 or len(out) < size:
             ch = self.read(1)
@@ -173,7 +180,7 @@ class StreamView(io.RawIOBase):
 
     def write(self, data: Any) -> int:
         data = bytes(data)
-        self._need("write")(data)
+        self._call("write", data)
         return len(data)
 
     def flush(self) -> None:
