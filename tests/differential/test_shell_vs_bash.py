@@ -119,6 +119,22 @@ SCRIPTS = [
     "read -r a b <<< 'one two three'; echo \"$b\"",
     "echo ${PWD##*/} | wc -c",
     "seq 5 | tac 2>/dev/null | head -1 || echo",
+    # IFS and the joining of $@ / $* (split where bash splits, IFS[0] where it does not)
+    "pa() { printf '<%s>' \"$@\"; echo \" $#\"; }; IFS=x; set -- '' a ''; pa $@; pa $*;"
+    " pa x$@y; a=('' b); pa ${a[@]}; IFS=' x'; pa $@; IFS=; pa $@ $*",
+    "IFS=:; set -- x 'y z'; s=$*; echo \"[$s]\"; s=$@; echo \"[$s]\"; a=(p q); s=${a[*]};"
+    " echo \"$s\"; cat <<< $*; case $* in 'x:y z') echo c;; esac; [[ $* == 'x:y z' ]] && echo d",
+    "pa() { printf '<%s>' \"$@\"; echo \" $#\"; }; e=(); set --; pa \"${e[@]+P}\";"
+    " pa \"${@+P}\"; pa \"${e[*]+P}\"; o=(''); pa \"${o[@]+P}\" \"${o[@]:+P}\"",
+    "echo ${x:-{a}b} \"${x:-{a}b}\"; X=abc; echo ${X/b/{x}y} ${x:-{}}",
+    "touch f.- f.C; echo *.[C\\-D]; case - in [a\"-\"z]) echo dash;; esac; rm f.- f.C",
+    # builtins' corner statuses
+    "set a; set + -; echo \"$@\" $#; set -; echo $#; set +; echo $#",
+    "y=5; unset 'y[1]'; echo $? $y; unset 'y[0]'; echo $? ${y-gone}; unset 'n[1]'; echo $?",
+    "readonly r=1; f() { local r=2; echo \"$? $r\"; }; f; declare r=3; echo $?",
+    "printf '[%d]' ' -42' ' -42 ' ' ' ''; echo \" $?\"; printf '[%f]' ' 1.5 '; echo \" $?\"",
+    "true; ( return 3; ); echo $?",
+    "set -o posix; export() { :; }; echo not-reached",
 ]
 
 

@@ -319,7 +319,7 @@ def b_return(sh: Shell, name: str, args: list[str]) -> int:
 
     if sh.func_depth == 0 and not sh.state.source_stack:
         sh.err("return: can only `return' from a function or sourced script")
-        return 1
+        return 2
     status = sh.state.last_status
     if args:
         v = _int_arg(sh, name, args[0])

@@ -69,10 +69,15 @@ def b_set(sh: Shell, name: str, args: list[str]) -> int:
             if a == "-":
                 st.options["xtrace"] = False
                 st.options["verbose"] = False
+                if i == len(args):  # a lone "-" leaves the positional parameters alone
+                    return 0
             st.positional = list(args[i:])
             if st.frames:
                 st.frames[-1].positional = st.positional
             return 0
+        if a == "+":  # an option word with no flags
+            i += 1
+            continue
         if a and a[0] in "-+" and len(a) > 1:
             on = a[0] == "-"
             if a[1:] == "o":
@@ -167,8 +172,18 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
                             continue
                         idx += top
                     v.value.pop(idx, None)  # type: ignore[call-overload]
-            elif sub in ("0",):
-                st.unset(base)
+            else:  # a scalar is element 0 of itself; any other index is an error
+                try:
+                    idx = sh.arith(sh.expander.arith_text(sub), sub)
+                except ShellError as e:
+                    sh.err(e.message)
+                    status = 1
+                    continue
+                if idx == 0:
+                    st.unset(base)
+                else:
+                    sh.err(f"unset: {base}: not an array variable")
+                    status = 1
             continue
         if not _NAME.match(a):
             sh.err(f"unset: `{a}': not a valid identifier")
@@ -419,7 +434,7 @@ def _declare(sh: Shell, name: str, args: list[str], *, local: bool) -> int:
         try:
             _declare_one(sh, name, arg, nm, value, append, index, add, remove, local)
         except ShellError as e:
-            sh.err(f"{name}: {e.message}" if "readonly" not in e.message else e.message)
+            sh.err(f"{name}: {e.message}")
             status = 1
     return status
 
@@ -431,7 +446,11 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
         v = st.frames[-1].locals.get(nm)
         if v is None:
             v = Var()
-            outer = st.lookup(nm) if st.shopt.get("localvar_inherit") else None
+            outer = st.lookup(nm)
+            if outer is not None and "r" in outer.attrs:  # bash: no local copy of a readonly
+                raise ShellError(f"{nm}: readonly variable")
+            if not st.shopt.get("localvar_inherit"):
+                outer = None
             if outer is not None:
                 v = outer.copy()
             st.frames[-1].locals[nm] = v

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vshell.interp import redirect
+from vshell.interp import builtins_registry, redirect
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -18,6 +18,8 @@ def run(sh: Shell, cmd: ast.Command) -> int:
         if any(c in cmd.name for c in "$`'\"\\"):
             sh.err(f"`{cmd.name}': not a valid identifier")
             return 1
+        if sh.state.options.get("posix") and cmd.name in builtins_registry.SPECIAL:
+            raise ShellError(f"`{cmd.name}': is a special builtin", status=2, fatal=True)
         sh.state.functions[cmd.name] = cmd
         return 0
     redirects = getattr(cmd, "redirects", None)

@@ -25,7 +25,7 @@ BREAK = None  # a field boundary forced by "$@" / ${a[@]}
 Seg = tuple[str, int]
 
 _GLOB_CHARS = frozenset("*?[")
-_PAT_SPECIAL = frozenset("*?[]\\!@+()|^")
+_PAT_SPECIAL = frozenset("*?[]\\!@+()|^-")  # "-": a quoted dash in [a\-z] is literal
 
 
 class ExpansionError(ShellError):
@@ -91,7 +91,7 @@ class Expander:
         parts = _lex_word(raw, assign=assign)
         if len(parts) == 1 and isinstance(parts[0], W.Lit):
             return parts[0].text
-        segs = self.parts(parts, quoted=False, assign=assign)
+        segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
         return "".join(" " if s is BREAK else s[0] for s in segs)
 
     def redirect_target(self, raw: str) -> str:
@@ -255,8 +255,11 @@ class Expander:
         return fields
 
     # --- the part walker ------------------------------------------------------------
-    def parts(self, parts: list[W.Part], *, quoted: bool, assign: bool = False
-              ) -> list[Seg | None]:
+    def parts(self, parts: list[W.Part], *, quoted: bool, assign: bool = False,
+              nosplit: bool = False) -> list[Seg | None]:
+        """Expand word parts into segments; ``nosplit``: a context without field splitting
+        (assignment, ``case``, ``[[``, here-string), where bash joins ``$*`` with IFS's
+        first character."""
         out: list[Seg | None] = []
         for p in parts:
             t = type(p)
@@ -271,7 +274,10 @@ class Expander:
                 else:
                     out.extend(inner)
             elif t is W.Param:
-                out.extend(self.param(p, quoted))  # type: ignore[arg-type]
+                segs = self.param(p, quoted)  # type: ignore[arg-type]
+                if not quoted and BREAK in segs:
+                    segs = self._join_unquoted_list(segs, p, nosplit)
+                out.extend(segs)
             elif t is W.CmdSub:
                 text = self.sh.command_substitution(p.source)  # type: ignore[union-attr]
                 out.append((text, QUO if quoted else EXP))
@@ -285,6 +291,21 @@ class Expander:
             elif t is W.Tilde:
                 out.append((self.tilde(p.user), QUO))  # type: ignore[union-attr]
         return out
+
+    def _join_unquoted_list(self, segs: list[Seg | None], p: W.Param, nosplit: bool
+                            ) -> list[Seg | None]:
+        """bash joins the elements of an unquoted ``$@``/``$*``/``${a[@]}`` with IFS's first
+        character and then splits the result, so with ``IFS=x`` an empty element before
+        another still makes a field.  Where nothing is split, ``$*`` joins with that
+        character and ``$@`` with a space.  With IFS null the elements stay separate."""
+        ifs = self.sh.state.get("IFS")
+        sep = " " if ifs is None else ifs[:1]
+        if nosplit:
+            if "*" not in (p.name, p.index):
+                return segs
+        elif sep == "":
+            return segs
+        return [(sep, EXP) if s is BREAK else s for s in segs]
 
     def tilde(self, user: str) -> str:
         st = self.sh.state
@@ -396,6 +417,8 @@ class Expander:
             base = op.lstrip(":")
             if base == "+":
                 if missing:
+                    if is_list and not star and not value:  # "${a[@]+x}" of no elements: no word
+                        return self._emit([], True, False, quoted)
                     return [] if not quoted else [("", QUO)]
                 return self._operand(p.arg, quoted)
             if not missing:
@@ -408,6 +431,8 @@ class Expander:
                     self.parts(p.arg or [], quoted=False))
                 if p.name.isdigit() or p.name in W.SPECIAL_PARAMS:
                     raise ExpansionError(f"${p.name}: cannot assign in this way")
+                if p.index in ("@", "*"):
+                    raise ExpansionError(f"{p.name}[{p.index}]: bad array subscript", fatal=True)
                 if p.index is not None:
                     st.set_element(p.name, p.index if self._is_assoc_name(p.name) else
                                    str(self.sh.arith(self.arith_text(p.index), p.index)), text)

@@ -109,9 +109,15 @@ class _Args:
         return self.parse_num(a, conv)
 
     def parse_num(self, a: str, conv: str) -> int | float:
-        s = a.strip()
+        s = a.lstrip()  # strtol skips leading white space, but trailing text is an error
         if s[:1] in ("'", '"'):
             return ord(s[1]) if len(s) > 1 else 0
+        value = self._parse_num(a, s.rstrip(), conv)
+        if s != s.rstrip() or (a and not s):
+            self._bad(a)
+        return value
+
+    def _parse_num(self, a: str, s: str, conv: str) -> int | float:
         if conv in "eEfFgGaA":
             try:
                 return float(s) if s else 0.0

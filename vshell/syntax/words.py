@@ -209,22 +209,20 @@ def find_close_paren(s: str, i: int) -> int:
 
 
 def find_close_brace(s: str, i: int) -> int:
-    """Index of the ``}`` closing a ``${`` whose content starts at i."""
-    depth = 1
+    """Index of the ``}`` closing a ``${`` whose content starts at i.
+
+    As in bash's expansion, a bare ``{`` does not nest: ``${x:-{a}b}`` is ``${x:-{a}``
+    followed by ``b}``.  Quotes and nested ``$(…)``/``${…}`` are stepped over whole.
+    """
     j = i
     n = len(s)
     while j < n:
-        c = s[j]
         k = skip_construct(s, j)
         if k != j:
             j = k
             continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return j
+        if s[j] == "}":
+            return j
         j += 1
     return n
 
