@@ -1,8 +1,9 @@
 """The ``vshell`` command line: the contract agents and tools rely on.
 
 vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
-       [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]... [--cwd VPATH]
-       [--history-file PATH] [--overlay DIR] [--try] [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
+       [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
+       [--env NAME=VALUE|NAME]... [--cwd VPATH] [--history-file PATH] [--overlay DIR] [--try]
+       [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
 vshell changes|diff|discard --overlay DIR;  vshell sync --overlay DIR [PATH...]
 """
 
@@ -22,8 +23,9 @@ if TYPE_CHECKING:
 
 USAGE = """\
 usage: vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
-              [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]...
-              [--cwd VPATH] [--history-file PATH] [--overlay DIR] [--try]
+              [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
+              [--env NAME=VALUE|NAME]... [--cwd VPATH] [--history-file PATH]
+              [--overlay DIR] [--try]
               [-c SCRIPT | FILE [ARG...]]
        vshell changes|diff|discard --overlay DIR
        vshell sync --overlay DIR [PATH...]
@@ -43,6 +45,9 @@ options:
   --timeout DURATION        stop a run after DURATION, e.g. 500ms, 30s, 1m (0: no deadline;
                             default 30s)
   --output-limit BYTES      keep at most BYTES of stdout and of stderr (default 4194304)
+  --memory-fs-limit BYTES   file data /tmp, memory mounts and copy-on-write changes may
+                            hold together, e.g. 512M (default 1G; 0: no limit); past it
+                            writes fail with "No space left on device"
   --env NAME=VALUE | NAME   set a variable, or copy NAME from the host environment
   --cwd VPATH               start in VPATH (default: the first mount, else /)
   --history-file PATH       REPL only: keep the line history in host file PATH across
@@ -82,6 +87,7 @@ class Options:
     allow_net: list[str] = field(default_factory=list)
     timeout: float | None = 30.0
     output_limit: int = 4 * 1024 * 1024
+    memory_fs_limit: int | None = 1 << 30
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     command: str | None = None
@@ -159,6 +165,8 @@ def parse_args(argv: list[str]) -> Options:
             o.timeout = parse_duration(value(name))
         elif name == "--output-limit":
             o.output_limit = parse_size(value(name))
+        elif name == "--memory-fs-limit":
+            o.memory_fs_limit = parse_size(value(name)) or None
         elif name == "--env":
             entry = value(name)
             k, eq, v = entry.partition("=")
@@ -237,6 +245,7 @@ def build_sandbox(opts: Options) -> Sandbox:
         env=opts.env,
         timeout=opts.timeout,
         output_limit=opts.output_limit,
+        memory_fs_limit=opts.memory_fs_limit,
         cwd=opts.cwd,
         overlay_dir=opts.overlay,
     )

@@ -207,6 +207,57 @@ def normpath(path: str) -> str:
     return "/" + "/".join(parts)
 
 
+class OutputError(Exception):
+    """Writing a command's standard output failed (a full disk, a closed descriptor).
+
+    GNU ends the tool and reports it without a file name ("cat: write error: No space left
+    on device"); the dispatcher does the same.  Not an OSError on purpose: a command's
+    per-file ``except OSError`` (which reports a *read* error and goes on to the next
+    operand) must not catch it.
+    """
+
+    def __init__(self, err: OSError) -> None:
+        super().__init__(err.strerror or str(err))
+        self.errno = err.errno
+        self.strerror = err.strerror or str(err)
+        self.oserror = err
+
+
+class GuardedOutput:
+    """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError.
+
+    A broken pipe stays a BrokenPipeError (it is SIGPIPE, not an error to report).
+    """
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._stream.write(data)
+        except BrokenPipeError:
+            raise
+        except OutputError:
+            raise
+        except OSError as e:
+            raise OutputError(e) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OutputError:
+            raise
+        except OSError as e:
+            raise OutputError(e) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def describe_oserror(exc: OSError) -> str:
     """The GNU wording of an OSError: ``path: strerror`` (or just strerror)."""
     text = exc.strerror or (os.strerror(exc.errno) if exc.errno else str(exc))

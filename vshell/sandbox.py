@@ -20,6 +20,7 @@ from vshell.result import Outcome, Result
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
+DEFAULT_MEMORY_FS_LIMIT = 1 << 30  # file data held by /tmp, memory mounts and cow overlays
 MAX_NESTING = 8
 _GRACE = 0.5  # how long a stopped run may take to unwind before exec returns anyway
 
@@ -73,7 +74,7 @@ def _check_vpath(vpath: str) -> str:
     return "/" + "/".join(parts)
 
 
-def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str]) -> Any:
+def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) -> Any:
     from vshell import vfs
 
     built = []
@@ -92,20 +93,23 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str]) -> Any:
             if m.cow:
                 from vshell.vfs.overlay import OverlayBackend
 
-                built.append(vfs.Mount(vpath, OverlayBackend(host)))
+                built.append(vfs.Mount(vpath, OverlayBackend(host, budget=budget)))
             else:
                 built.append(vfs.Mount(vpath, vfs.HostBackend(host), readonly=m.readonly))
         elif isinstance(m, MemoryMount):
-            backend = vfs.MemoryBackend()
+            backend = vfs.MemoryBackend(budget=budget)
             if m.files:
-                _seed(backend, m.files)
+                try:
+                    _seed(backend, m.files)
+                except OSError as e:
+                    raise SandboxConfigError(f"memory mount {vpath}: {e.strerror}") from None
             built.append(vfs.Mount(vpath, backend, readonly=m.readonly))
         elif isinstance(m, BackendMount):
             built.append(vfs.Mount(vpath, m.backend, readonly=m.readonly))
         else:
             raise SandboxConfigError(f"not a mount: {m!r}")
     try:
-        return vfs.VFS(mounts=built, deny=list(deny))
+        return vfs.VFS(mounts=built, deny=list(deny), memory_budget=budget)
     except ValueError as e:
         raise SandboxConfigError(str(e)) from None
 
@@ -210,6 +214,7 @@ class Sandbox:
         ca_bundle: str | None = None,
         block_private_addresses: bool = False,
         overlay_dir: str | os.PathLike[str] | None = None,
+        memory_fs_limit: int | None = DEFAULT_MEMORY_FS_LIMIT,
     ) -> None:
         if timeout is not None and timeout < 0:
             raise SandboxConfigError("timeout must be >= 0 (0 or None: no deadline)")
@@ -217,7 +222,12 @@ class Sandbox:
             raise SandboxConfigError("output_limit must be >= 0")
         self.timeout = timeout or None
         self.output_limit = output_limit
-        self.fs = _build_vfs(mounts, deny)
+        if memory_fs_limit is not None and memory_fs_limit < 0:
+            raise SandboxConfigError("memory_fs_limit must be >= 0 (None: no limit)")
+        from vshell.vfs.memory import MemoryBudget
+
+        self.memory_budget = MemoryBudget(memory_fs_limit)
+        self.fs = _build_vfs(mounts, deny, self.memory_budget)
         self._overlay_store = _open_overlay_store(self.fs, overlay_dir)
         self._commands = _validate_commands(commands)
         self._allow_net = list(allow_net)

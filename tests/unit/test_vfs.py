@@ -375,7 +375,7 @@ def test_deny_hides_mount_points_in_synthetic_listing(host: Path) -> None:
 
 def test_dev_devices(vfs: VFS) -> None:
     assert sorted(vfs.listdir("/dev")) == sorted(
-        ["null", "zero", "random", "urandom", "tty", "stdin", "stdout", "stderr", "fd"]
+        ["null", "zero", "full", "random", "urandom", "tty", "stdin", "stdout", "stderr", "fd"]
     )
     assert vfs.open("/dev/null").read() == b""
     with vfs.open("/dev/null", "wb") as f:

@@ -1,14 +1,16 @@
 """df: report the sandbox's mounts (GNU-style table; -h -T -k -P accepted).
 
 The VFS does not expose host file-system statistics (they would leak host details), so
-the size columns print ``-``, as GNU df does for a file system without numbers.  The
-"Filesystem" column names the backend kind (``host`` or ``memory``) and ``-T`` shows
-``rw``/``ro``.
+a host mount's size columns print ``-``, as GNU df does for a file system without numbers.
+In-memory mounts show the sandbox's memory budget (``--memory-fs-limit``), which they all
+share.  The "Filesystem" column names the backend kind (``host`` or ``memory``) and ``-T``
+shows ``rw``/``ro``.
 """
 
 from __future__ import annotations
 
 from vshell.builtins._futil import enc, quotef
+from vshell.builtins._futil import human as futil_human
 from vshell.builtins._opts import parse
 from vshell.command import Invocation
 
@@ -36,6 +38,21 @@ def _kind(mount: object) -> str:
     if "memory" in backend or "fake" in backend:
         return "memory"
     return "vshell"
+
+
+def _sizes(mount: object, human: bool) -> list[str]:
+    """Size, used, available and use% of a memory mount's budget; dashes otherwise."""
+    budget = getattr(getattr(mount, "backend", None), "budget", None)
+    capacity = getattr(budget, "capacity", None)
+    if budget is None or capacity is None or _kind(mount) != "memory":
+        return ["-", "-", "-", "-"]
+    used = min(budget.used, capacity)
+    pct = "-" if not capacity else f"{-(-used * 100 // capacity)}%"
+    if human:
+        return [futil_human(capacity), futil_human(used), futil_human(capacity - used), pct]
+    size_k = capacity // 1024
+    used_k = -(-used // 1024)
+    return [str(size_k), str(used_k), str(max(size_k - used_k, 0)), pct]
 
 
 def run(inv: Invocation) -> int:
@@ -69,7 +86,7 @@ def run(inv: Invocation) -> int:
         row = [_kind(m)]
         if types:
             row.append("ro" if getattr(m, "readonly", False) else "rw")
-        row += ["-", "-", "-", "-", _vpath(m)]
+        row += _sizes(m, human) + [_vpath(m)]
         rows.append(row)
     if len(rows) == 1:
         return status

@@ -33,6 +33,9 @@ _SUFFIX["k"] = 1024
 _SUFFIX["kB"] = 1000
 
 
+_OFF_MAX = 2**63 - 1  # off_t
+
+
 def parse_size(text: str) -> int:
     m = re.fullmatch(r"\s*([+-]?\d+)([A-Za-z]*)", text)
     if not m or m.group(2) not in _SUFFIX:
@@ -63,6 +66,9 @@ def run(inv: Invocation) -> int:
             amount = parse_size(t)
         except ValueError:
             raise Exit(1, f"Invalid number: {quote(size_text)}") from None
+        if abs(amount) > _OFF_MAX:
+            raise Exit(1, f"Invalid number: {quote(size_text)}: "
+                          "Value too large for defined data type")
         if op in ("/", "%") and amount == 0:
             raise Exit(1, "division by zero")
         if op == "-" and t.lstrip().startswith("-"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from vshell.command import Cancelled, Command, Exit, Invocation, describe_oserror
+from vshell.command import Cancelled, Command, Exit, Invocation, OutputError, describe_oserror
 
 SIGPIPE_STATUS = 141
 
@@ -19,6 +19,33 @@ def _say(inv: Invocation, text: str) -> None:
         inv.stderr.write(f"{inv.name}: {text}\n".encode("utf-8", "surrogateescape"))
     except (BrokenPipeError, ValueError, OSError):
         pass
+
+
+# How each GNU tool words a failed write of its standard output, and its status then; the
+# rest say "NAME: write error: STRERROR" and end with 1.  ("{}" is the strerror.)
+_WRITE_ERRORS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "grep": (2, ("grep: write error: {}",)),
+    "egrep": (2, ("grep: write error: {}",)),
+    "fgrep": (2, ("grep: write error: {}",)),
+    "ls": (2, ("ls: write error: {}",)),
+    "sort": (2, ("sort: fflush failed: 'standard output': {}", "sort: write error")),
+    "sed": (4, ("sed: couldn't flush stdout: {}",)),
+    "xxd": (3, ("xxd: {}",)),
+    "jq": (2, ("Error: writing output failed: {}",)),
+    "find": (1, ("find: \u2018standard output\u2019: {}", "find: write error")),
+    **{n: (1, (f"{n}: write error",)) for n in (
+        "wc", "du", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum")},
+}
+
+
+def _output_failed(inv: Invocation, e: OutputError) -> int:
+    status, lines = _WRITE_ERRORS.get(inv.name, (1, (f"{inv.name}: write error: {{}}",)))
+    text = "".join(line.format(e.strerror) + "\n" for line in lines)
+    try:
+        inv.stderr.write(text.encode("utf-8", "surrogateescape"))
+    except (BrokenPipeError, ValueError, OSError):
+        pass
+    return status
 
 
 def call_command(cmd: Command, inv: Invocation) -> int:
@@ -44,6 +71,8 @@ def call_command(cmd: Command, inv: Invocation) -> int:
     except MemoryError:
         _say(inv, "memory exhausted")
         return 1
+    except OutputError as e:
+        return _output_failed(inv, e)
     except OSError as e:
         _say(inv, describe_oserror(e))
         return 1

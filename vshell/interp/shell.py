@@ -16,7 +16,14 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-from vshell.command import Cancelled, CancelToken, Command, Invocation, NestedRequest
+from vshell.command import (
+    Cancelled,
+    CancelToken,
+    Command,
+    GuardedOutput,
+    Invocation,
+    NestedRequest,
+)
 from vshell.interp import io as sio
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
@@ -671,7 +678,7 @@ class Shell:
             args=args,
             dir=self.state.cwd,
             stdin=stdin,
-            stdout=fds.get(1) or sio.ClosedStream(),
+            stdout=GuardedOutput(fds.get(1) or sio.ClosedStream()),
             stderr=fds.get(2) or sio.ClosedStream(),
             env=env,
             fs=self.ctx.fs.bind(fds),

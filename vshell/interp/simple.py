@@ -392,7 +392,7 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
     except OSError as e:
         from vshell.command import describe_oserror
 
-        sh.err(f"{name}: write error: {describe_oserror(e)}" if e.errno in (9, 28, 5)
+        sh.err(f"{name}: write error: {e.strerror}" if e.errno in (9, 28, 5)
                else f"{name}: {describe_oserror(e)}")
         return 1
     except (ValueError, TypeError, KeyError, IndexError, OverflowError) as e:

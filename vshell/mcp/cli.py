@@ -18,8 +18,9 @@ from vshell.records import record
 
 USAGE = """\
 usage: vshell mcp [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
-                  [--timeout DURATION] [--output-limit BYTES] [--env NAME=VALUE|NAME]...
-                  [--cwd VPATH] [--command-timeout DURATION] [--max-result-bytes BYTES]
+                  [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
+                  [--env NAME=VALUE|NAME]... [--cwd VPATH] [--command-timeout DURATION]
+                  [--max-result-bytes BYTES]
                   [--http [HOST:]PORT] [--token TOKEN]
 """
 

@@ -10,7 +10,7 @@ from .backend import Backend, Ctx
 from .core import VFS, DirEntry, Mount
 from .deny import DenyPattern, DenyRules, parse_deny
 from .host import HostBackend
-from .memory import MemoryBackend
+from .memory import MemoryBackend, MemoryBudget
 
 __all__ = [
     "VFS",
@@ -21,6 +21,7 @@ __all__ = [
     "DirEntry",
     "HostBackend",
     "MemoryBackend",
+    "MemoryBudget",
     "Mount",
     "parse_deny",
 ]

@@ -34,7 +34,7 @@ from .devices import (
     open_stream,
 )
 from .errors import CrossMount, fs_error, rename_error
-from .memory import MemoryBackend
+from .memory import MemoryBackend, MemoryBudget
 from .paths import join_parts, split_path
 from .stats import make_stat
 
@@ -157,6 +157,7 @@ class VFS:
         self,
         mounts: Iterable[Mount] = (),
         deny: Iterable[str] | DenyRules = (),
+        memory_budget: MemoryBudget | None = None,
     ) -> None:
         if isinstance(deny, str):
             deny = [deny]  # one pattern, not its characters
@@ -175,7 +176,7 @@ class VFS:
             order.append(mount)
         self._table = table
         if self._find_mount(("tmp",)) is None:
-            tmp = Mount("/tmp", MemoryBackend())
+            tmp = Mount("/tmp", MemoryBackend(budget=memory_budget))
             table[("tmp",)] = tmp
             order.append(tmp)
         self._mounts = order

@@ -1,4 +1,4 @@
-"""The synthetic ``/dev``: null, zero, random, urandom, tty, and the shell's own streams.
+"""The synthetic ``/dev``: null, zero, full, random, urandom, tty, and the shell's own streams.
 
 ``/dev/stdin``, ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N`` open the streams a
 ``VFS.bind(fds)`` view was given, through wrappers that never close the stream they wrap
@@ -19,7 +19,9 @@ from .errors import fs_error
 __all__ = ["DEVICES", "STD_LINKS", "StreamView", "open_device"]
 
 # name -> inode number; all character devices, mode 0666.
-DEVICES: dict[str, int] = {"null": 3, "zero": 5, "random": 8, "urandom": 9, "tty": 10}
+DEVICES: dict[str, int] = {
+    "null": 3, "zero": 5, "full": 7, "random": 8, "urandom": 9, "tty": 10
+}
 STD_LINKS: dict[str, int] = {"stdin": 0, "stdout": 1, "stderr": 2}
 CHAR_MODE = st.S_IFCHR | 0o666
 STREAM_MODE = st.S_IFIFO | 0o600
@@ -88,6 +90,15 @@ class _Zero(_Device):
         return self.read(65536 if size is None or size < 0 else size)
 
 
+class _Full(_Zero):
+    """Reads like /dev/zero; every write fails with ENOSPC (for testing write errors)."""
+
+    def write(self, data: Any) -> int:
+        if not self._writable:
+            raise io.UnsupportedOperation("write")
+        raise fs_error(errno.ENOSPC, self.name)
+
+
 class _Random(_Device):
     def _fill(self, size: int) -> bytes:
         return os.urandom(size)
@@ -105,7 +116,7 @@ class _Random(_Device):
             out += chunk
 
 
-_KINDS = {"null": _Null, "zero": _Zero, "random": _Random, "urandom": _Random}
+_KINDS = {"null": _Null, "zero": _Zero, "full": _Full, "random": _Random, "urandom": _Random}
 
 
 def open_device(name: str, path: str, readable: bool, writable: bool) -> io.RawIOBase:

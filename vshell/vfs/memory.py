@@ -29,7 +29,31 @@ from .host import MAX_SYMLINKS
 from .paths import join_parts, split_path
 from .stats import to_stat_result
 
-__all__ = ["MemoryBackend"]
+__all__ = ["MemoryBackend", "MemoryBudget"]
+
+
+class MemoryBudget:
+    """How many bytes of file data the in-memory mounts sharing it may hold together.
+
+    sbsh leaves memory unbounded, so ``yes > /tmp/x`` grows until the host runs out; here a
+    write, truncate or copy that would pass ``capacity`` fails with ENOSPC ("No space left
+    on device"), as on a full disk.  ``None``: no limit.
+    """
+
+    def __init__(self, capacity: int | None = None) -> None:
+        if capacity is not None and capacity < 0:
+            raise ValueError("capacity must be >= 0")
+        self.capacity = capacity
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def change(self, delta: int, force: bool = False) -> None:
+        """Take (``delta`` > 0) or give back bytes; ENOSPC if taking would pass capacity."""
+        with self._lock:
+            if delta > 0 and not force and self.capacity is not None and \
+                    self.used + delta > self.capacity:
+                raise fs_error(errno.ENOSPC)
+            self.used += delta
 
 
 def _fake(parts: Parts | list[str]) -> str:
@@ -115,6 +139,8 @@ class _MemRaw(io.RawIOBase):
             live = self._backend._live_open(self._fobj, count=False)
             buf = live.buf
             pos = len(buf) if self._append else self._pos
+            if pos + size > len(buf):
+                self._backend._charge(self._fobj, pos + size)
             if pos > len(buf):
                 buf.extend(bytes(pos - len(buf)))
             buf[pos : pos + size] = data
@@ -152,6 +178,7 @@ class _MemRaw(io.RawIOBase):
         with self._backend._lock:
             size = self._pos if size is None else size
             live = self._backend._live_open(self._fobj, count=False)
+            self._backend._charge(self._fobj, size)
             _resize(live.buf, size)
             live.dirty = True
             return size
@@ -215,11 +242,36 @@ class MemoryBackend:
     ``files`` optionally seeds it: mount-relative paths mapped to bytes (or str, UTF-8).
     """
 
-    def __init__(self, files: Mapping[str, bytes | str] | None = None) -> None:
+    def __init__(self, files: Mapping[str, bytes | str] | None = None,
+                 budget: MemoryBudget | None = None) -> None:
         self._lock = threading.RLock()
         self._live: dict[int, _Live] = {}
         self._seed = dict(files or {})
         self._fake: Any = None
+        self.budget = budget if budget is not None else MemoryBudget()
+        self._charges: dict[int, tuple[Any, int]] = {}  # id(file) -> (file, bytes charged)
+
+    def _charge(self, fobj: Any, size: int, force: bool = False) -> None:
+        """Make ``fobj``'s charge against the budget ``size`` bytes; call with the lock held."""
+        key = id(fobj)
+        old = self._charges.get(key, (fobj, 0))[1]
+        if size != old:
+            self.budget.change(size - old, force)
+            self._charges[key] = (fobj, size)
+
+    def release(self) -> None:
+        """Give every byte this tree holds back to its budget (the tree is being dropped)."""
+        with self._lock:
+            total = sum(size for _, size in self._charges.values())
+            self._charges.clear()
+            self.budget.change(-total)
+
+    def _release_if_gone(self, fobj: Any) -> None:
+        """Give back a file's bytes once no name and no open writer holds it."""
+        if fobj is not None and fobj.st_nlink <= 0 and id(fobj) not in self._live:
+            entry = self._charges.pop(id(fobj), None)
+            if entry is not None:
+                self.budget.change(-entry[1])
 
     @property
     def fs(self) -> Any:
@@ -241,15 +293,20 @@ class MemoryBackend:
 
         fake = FakeFilesystem(path_separator="/")
         fake_os = FakeOsModule(fake)
+        self._fake_os = fake_os
+        self._fake = fake
         for path, data in self._seed.items():
             parts, _ = split_path(path)
             if len(parts) > 1:
                 fake_os.makedirs(_fake(parts[:-1]), exist_ok=True)
-            fake.create_file(
-                _fake(parts), contents=data.encode() if isinstance(data, str) else data
-            )
-        self._fake_os = fake_os
-        self._fake = fake
+            self.seed_file(parts, data.encode() if isinstance(data, str) else data)
+
+    def seed_file(self, parts: Parts, data: bytes) -> None:
+        """Create a file from the host side (seeds, a resumed overlay): charged to the budget
+        but never refused by it."""
+        with self._lock:
+            fobj = self.fs.create_file(_fake(parts), contents=data)
+            self._charge(fobj, len(data), force=True)
 
     def __repr__(self) -> str:
         return "MemoryBackend()"
@@ -360,6 +417,7 @@ class MemoryBackend:
             if raw.writable():
                 live = self._live_open(fobj, count=True)
                 if flags & os.O_TRUNC and live.buf:
+                    self._charge(fobj, 0)
                     live.buf.clear()
                     live.dirty = True
                     live.publish()
@@ -387,6 +445,7 @@ class MemoryBackend:
             if live.writers <= 0:
                 live.publish()
                 del self._live[id(fobj)]
+                self._release_if_gone(fobj)
 
     def stat(self, parts: Parts, follow: bool, ctx: Ctx) -> os.stat_result:
         with self._lock:
@@ -465,7 +524,9 @@ class MemoryBackend:
             path = self._final(parts, False, ctx)
             if st.S_ISDIR(self._os.lstat(path).st_mode):
                 raise fs_error(errno.EISDIR)
+            fobj = self.fs.resolve(path, follow_symlinks=False)
             self._os.unlink(path)
+            self._release_if_gone(fobj)
 
     def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
         with self._lock:
@@ -478,7 +539,11 @@ class MemoryBackend:
                 return
             if dpath.startswith(spath + "/"):
                 raise fs_error(errno.EINVAL)
+            replaced = self.fs.exists(dpath, check_link=True) and self.fs.resolve(
+                dpath, follow_symlinks=False)
             self._os.rename(spath, dpath)
+            if replaced and not st.S_ISDIR(replaced.st_mode):
+                self._release_if_gone(replaced)
 
     def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None:
         with self._lock:
@@ -516,6 +581,7 @@ class MemoryBackend:
             if st.S_ISDIR(self._os.stat(path, follow_symlinks=False).st_mode):
                 raise fs_error(errno.EISDIR)
             fobj = self.fs.resolve(path)
+            self._charge(fobj, length)
             live = self._live.get(id(fobj))
             if live is not None:
                 _resize(live.buf, length)

@@ -34,7 +34,7 @@ from vshell.records import record
 from .backend import Ctx, Listing, Parts, mode_flags
 from .errors import CrossMount, escape_error, fs_error
 from .host import _DIR_WALK, MAX_SYMLINKS, HostBackend
-from .memory import MemoryBackend
+from .memory import MemoryBackend, MemoryBudget
 
 __all__ = ["Change", "Origin", "OverlayBackend", "SyncReport"]
 
@@ -90,9 +90,11 @@ def _under(parts: Parts, base: Parts) -> bool:
 class OverlayBackend:
     """A Backend over ``host_dir`` whose writes all land in ``upper`` (copy-on-write)."""
 
-    def __init__(self, host_dir: str | os.PathLike[str], upper: Any = None) -> None:
+    def __init__(self, host_dir: str | os.PathLike[str], upper: Any = None,
+                 budget: MemoryBudget | None = None) -> None:
         self.host = HostBackend(host_dir)
-        self.upper: Any = upper if upper is not None else MemoryBackend()
+        self.budget = budget
+        self.upper: Any = upper if upper is not None else MemoryBackend(budget=budget)
         self.hidden: set[Parts] = set()
         self.origins: dict[Parts, Origin] = {}
         self._lock = threading.RLock()
@@ -107,7 +109,9 @@ class OverlayBackend:
     def discard(self) -> None:
         """Forget every change: the view is the host again."""
         with self._lock:
-            self.upper = MemoryBackend()
+            if isinstance(self.upper, MemoryBackend):
+                self.upper.release()
+            self.upper = MemoryBackend(budget=self.budget)
             self.hidden.clear()
             self.origins.clear()
 

@@ -198,7 +198,7 @@ class OverlayStore:
         data = rec.data
         try:
             gen = data.get("upper")
-            upper = MemoryBackend()
+            upper = MemoryBackend(budget=backend.budget)
             fake_os = upper._os
             base = self.dir / rec.id / str(gen) if gen else None
             entries = [(_check_parts(e["path"]), e) for e in data.get("entries", [])]
@@ -210,7 +210,7 @@ class OverlayStore:
                 elif kind == "l":
                     fake_os.symlink(str(e["target"]), _fake(parts))
                 elif kind == "f" and base is not None:
-                    upper.fs.create_file(_fake(parts), contents=self._read(base, parts))
+                    upper.seed_file(parts, self._read(base, parts))
                 else:
                     raise OverlayStateError(f"bad entry kind {kind!r}")
             for parts, e in reversed(entries):  # deepest first: a 0555 dir is set last
@@ -218,6 +218,8 @@ class OverlayStore:
                     times = (int(e["atime_ns"]), int(e["mtime_ns"]))
                     fake_os.utime(_fake(parts), ns=times)
                     fake_os.chmod(_fake(parts), int(e["mode"]))
+            if isinstance(backend.upper, MemoryBackend):
+                backend.upper.release()
             backend.upper = upper
             backend.hidden = {_check_parts(p) for p in data.get("hidden", [])}
             backend.origins = {
