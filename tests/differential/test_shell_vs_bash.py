@@ -135,6 +135,14 @@ SCRIPTS = [
     "printf '[%d]' ' -42' ' -42 ' ' ' ''; echo \" $?\"; printf '[%f]' ' 1.5 '; echo \" $?\"",
     "true; ( return 3; ); echo $?",
     "set -o posix; export() { :; }; echo not-reached",
+    # extended globs, pattern substitution and subscripts
+    "shopt -s extglob\nmkdir d; touch d/ab d/ac d/bb d/cb 'd/a b'; echo d/!(b)@(b|c);"
+    " echo d/a@(!(c|d)); echo d/@(a b|cb); shopt -s nullglob; echo d/@(no|match); rm -r d",
+    "x=a/b/c; echo ${x///z} ${x////z} ${x///} ${x/#//z}; H=/f/b; echo ${H////\\/}",
+    "(( )); echo $?; a=(1 2 3); echo \"[${a[-5]}]\" $?; a[0]=(3 4); echo no\necho $? ${a[@]}",
+    "a=(1); a[]=2; echo not-reached\necho after $?",
+    "echo ${x!}; echo not-reached\necho after $?",
+    "x=abc; echo \"[${x: }]\" \"[${x::}]\" \"[${x::2}]\"",
 ]
 
 

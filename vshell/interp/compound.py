@@ -285,6 +285,8 @@ def _arith_cmd(sh: Shell, cmd: ast.ArithCommand) -> int:
     st.lineno = cmd.line
     if st.options.get("xtrace"):
         sh.write_err(f"{sh.xtrace_prefix()}(({sh.expander.arith_text(cmd.expr)}))\n")
+    if not cmd.expr.strip():  # "(( ))" is false (an empty for-loop condition is true)
+        return 1
     try:
         val = _arith_eval(sh, cmd.expr)
     except ShellError as e:

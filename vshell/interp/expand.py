@@ -37,14 +37,14 @@ def _guard(fn, raw: str):  # type: ignore[no-untyped-def]
     try:
         return fn(raw)
     except W.BadSubst as e:
-        raise ExpansionError(str(e), status=1, fatal=True) from None
+        raise ExpansionError(str(e), status=1, abort_line=True) from None  # as bash does
 
 
 def _lex_word(raw: str, **kw: bool) -> list[W.Part]:
     try:
         return W.lex_word(raw, **kw)
     except W.BadSubst as e:
-        raise ExpansionError(str(e), status=1, fatal=True) from None
+        raise ExpansionError(str(e), status=1, abort_line=True) from None  # as bash does
 
 
 def escape_glob(text: str) -> str:
@@ -79,7 +79,8 @@ class Expander:
                 parts = _lex_word(item)
                 if len(parts) == 1 and isinstance(parts[0], W.Lit):
                     text = parts[0].text
-                    if not (_GLOB_CHARS & set(text)) or st.options.get("noglob"):
+                    if not (_GLOB_CHARS & set(text) or self._extglob_in(text)) or \
+                            st.options.get("noglob"):
                         out.append(text)
                         continue
                 segs = self.parts(parts, quoted=False)
@@ -357,8 +358,9 @@ class Expander:
                 if idx < 0:
                     top = max(val) + 1 if val else 0  # type: ignore[type-var, operator]
                     idx += top
-                    if idx < 0:
-                        raise ShellError(f"{p.name}: bad array subscript")
+                    if idx < 0:  # bash: a message, and the element is unset
+                        self.sh.err(f"{p.name}: bad array subscript")
+                        return None, False
                 return val.get(idx), False  # type: ignore[call-overload]
             if idx == 0 or idx == -1:
                 return val, False
@@ -432,7 +434,8 @@ class Expander:
                 if p.name.isdigit() or p.name in W.SPECIAL_PARAMS:
                     raise ExpansionError(f"${p.name}: cannot assign in this way")
                 if p.index in ("@", "*"):
-                    raise ExpansionError(f"{p.name}[{p.index}]: bad array subscript", fatal=True)
+                    raise ExpansionError(f"{p.name}[{p.index}]: bad array subscript", status=2,
+                                         abort_line=True)
                 if p.index is not None:
                     st.set_element(p.name, p.index if self._is_assoc_name(p.name) else
                                    str(self.sh.arith(self.arith_text(p.index), p.index)), text)

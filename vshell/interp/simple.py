@@ -149,7 +149,8 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                     from vshell.interp.shell import ExitShell
 
                     raise ExitShell(e.status) from None
-                if "readonly variable" in e.message:
+                if any(t in e.message for t in (
+                        "readonly variable", "bad array subscript", "cannot assign list")):
                     # bash: a failed assignment abandons the rest of the line
                     from vshell.interp.shell import AbortLine
 
@@ -171,7 +172,11 @@ def assign(sh: Shell, a: ast.Assignment, *, local: bool = False) -> None:
     """Perform one assignment in the shell (``x=1``, ``a[i]=v``, ``a=(…)``, ``x+=y``)."""
     st = sh.state
     ex = sh.expander
+    if a.index is not None and not a.index.strip():
+        raise ShellError(f"{a.name}[{a.index}]: bad array subscript")
     if a.array is not None:
+        if a.index is not None:
+            raise ShellError(f"{a.name}[{a.index}]: cannot assign list to array member")
         assign_array(sh, a.name, [w.raw for w in a.array], append=a.append, local=local)
         return
     value = ex.word(a.value.raw, assign=True) if a.value is not None else ""

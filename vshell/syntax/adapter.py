@@ -176,7 +176,7 @@ class Adapter:
         j += 1  # the '='
         end = tok.endlexpos
         assign = ast.Assignment(m.group(0), index=index, append=append, line=self.line(start))
-        if src[j : j + 1] == "(" and index is None:
+        if src[j : j + 1] == "(":  # with an index: a runtime error (see interp.simple.assign)
             try:
                 close = scan.match_paren(src, j)
             except scan.ScanEOF:

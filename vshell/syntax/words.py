@@ -549,15 +549,20 @@ def parse_braced(inner: str, dq: bool) -> Param:
             raise BadSubst(raw)
         return Param(name, index, prefix, op="@" + rest[1], raw=raw, braced=True)
     if op == ":":
-        # ${x:offset[:length]}
+        # ${x:offset[:length]}; a bare ${x:} is bash's "bad substitution"
+        if rest == ":":
+            raise BadSubst(raw)
         k = _find_top_colon(rest, 1)
         if k < 0:
             return Param(name, index, prefix, op=":", arg=[Lit(rest[1:])], raw=raw, braced=True)
         return Param(name, index, prefix, op=":", arg=[Lit(rest[1:k])],
                      arg2=[Lit(rest[k + 1 :])], raw=raw, braced=True)
     if op in ("/", "//", "/#", "/%"):
-        k = _find_unescaped_slash(rest, body_start)
-        pat = lex.parse(body_start, k if k >= 0 else len(rest), dq=False, tilde=not dq)
+        # ${x////y}: a pattern is never empty after "//", so a "/" right there is the pattern
+        first = body_start + 1 if op == "//" and rest[body_start:body_start + 1] == "/" else \
+            body_start
+        k = _find_unescaped_slash(rest, first)
+        pat = lex.parse(body_start, k if k >= 0 else len(rest), dq=False, tilde=True)
         rep = lex.parse(k + 1, len(rest), dq=False, tilde=not dq) if k >= 0 else None
         return Param(name, index, prefix, op=op, arg=pat, arg2=rep, raw=raw, braced=True)
     if op in ("#", "##", "%", "%%", "^", "^^", ",", ",,"):
