@@ -361,6 +361,7 @@ def _run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped
         sys.stderr.write(f"vshell: {path}: {e.strerror or e}\n")
         return 127
     sb._state.positional = list(args)
+    sb._state.main_file = path  # BASH_SOURCE's bottom entry, FUNCNAME's "main"
     return _run_script(sb, source, [], path)
 
 

@@ -143,6 +143,15 @@ SCRIPTS = [
     "a=(1); a[]=2; echo not-reached\necho after $?",
     "echo ${x!}; echo not-reached\necho after $?",
     "x=abc; echo \"[${x: }]\" \"[${x::}]\" \"[${x::2}]\"",
+    "echo $((1+)); echo no\nx=$((1/0)); echo no\necho after $?",
+    "export a[1]=2 1x=3; echo $?; declare -A A; printf -v 'A[\"k\"]' %s v; k2=q;"
+    " read 'A[$k2]' <<< w; echo ${A[k]} ${A[q]}",
+    # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
+    "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
+    " echo $?",
+    "printf 'g() { echo \"G ${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller 0; }\\n"
+    "echo \"S ${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"\\n' > lib.sh;"
+    " printf 'f() { g; }\\nsource ./lib.sh\\nf\\ncaller\\n' > main.sh; bash main.sh",
 ]
 
 

@@ -8,7 +8,7 @@ import stat as _stat
 import time
 from typing import TYPE_CHECKING
 
-from vshell.interp.state import ShellError
+from vshell.interp.state import CallEntry, ShellError
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
@@ -429,6 +429,7 @@ def b_source(sh: Shell, name: str, args: list[str]) -> int:
         saved_pos = st.positional
         st.positional = list(args[1:])
     st.source_stack.append(fname)
+    st.call_stack.append(CallEntry("source", fname, st.lineno, is_function=False))
     saved_name = sh.source_name
     sh.source_name = fname
     try:
@@ -442,6 +443,7 @@ def b_source(sh: Shell, name: str, args: list[str]) -> int:
     finally:
         sh.source_name = saved_name
         st.source_stack.pop()
+        st.call_stack.pop()
         if saved_pos is not None:
             st.positional = saved_pos
 
@@ -939,15 +941,18 @@ def b_caller(sh: Shell, name: str, args: list[str]) -> int:
         except ValueError:
             sh.err(f"caller: {args[0]}: invalid number")
             return 2
-    frames = [f for f in st.frames if not f.temp]
-    if n >= len(frames):
+    names, files, lines = st.call_stack_arrays()
+    if not any(e.is_function for e in st.call_stack):
+        names = []  # FUNCNAME is unset outside functions
+    if not lines or not files:
         return 1
-    f = frames[len(frames) - 1 - n]
-    outer = frames[len(frames) - 2 - n].name if len(frames) - 2 - n >= 0 else "main"
-    if args:
-        _out(sh, f"{f.call_line} {outer} {f.source}\n")
-    else:
-        _out(sh, f"{f.call_line} {f.source}\n")
+    # bash: frame N is the call at BASH_LINENO[N] made from FUNCNAME[N+1] in BASH_SOURCE[N+1]
+    if not args:
+        _out(sh, f"{lines[0]} {files[1] if len(files) > 1 else 'NULL'}\n")
+        return 0
+    if n + 1 >= len(files) or n + 1 >= len(names) or n >= len(lines):
+        return 1
+    _out(sh, f"{lines[n]} {names[n + 1]} {files[n + 1]}\n")
     return 0
 
 

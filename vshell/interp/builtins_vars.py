@@ -268,8 +268,9 @@ def b_export(sh: Shell, name: str, args: list[str]) -> int:
     status = 0
     for arg in args:
         nm, value, append, index = _split_decl(arg)
-        if not _NAME.match(nm):
-            sh.err(f"export: `{arg}': not a valid identifier")
+        if not _NAME.match(nm) or index is not None:  # bash exports no array elements
+            shown = arg if index is None else f"{nm}[{index}]"
+            sh.err(f"export: `{shown}': not a valid identifier")
             status = 1
             continue
         if funcs:

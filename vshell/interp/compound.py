@@ -21,6 +21,7 @@ def run(sh: Shell, cmd: ast.Command) -> int:
         if sh.state.options.get("posix") and cmd.name in builtins_registry.SPECIAL:
             raise ShellError(f"`{cmd.name}': is a special builtin", status=2, fatal=True)
         sh.state.functions[cmd.name] = cmd
+        sh.state.function_files[cmd.name] = sh.state.current_file()
         return 0
     redirects = getattr(cmd, "redirects", None)
     if not redirects:

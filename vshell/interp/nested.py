@@ -120,6 +120,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         break
     rest = args[i:]
     script_name = name
+    main_file: str | None = None
     source: str
     if command is not None:
         if not rest:
@@ -143,7 +144,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         except OSError as e:
             sh.write_err(f"{name}: {path}: {e.strerror or 'No such file or directory'}\n")
             return 127
-        script_name = path
+        script_name = main_file = path
         rest = rest[1:]
     else:
         stdin = fds.get(0)
@@ -156,6 +157,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         lvl = 1
     st.globals["SHLVL"] = Var(str(lvl + 1), {"x"})
     st.positional = list(rest)
+    st.main_file = main_file
     st.umask = sh.state.umask
     for k, v in opts_on.items():
         if k in st.options:

@@ -319,7 +319,7 @@ def b_printf(sh: Shell, name: str, args: list[str]) -> int:
             break
     out = "".join(chunks)
     if var is not None:
-        sh.state.set(var, out)
+        sh.set_var(var, out)
     else:
         sh.write_out(out.encode("utf-8", "surrogateescape"))
     return a.status

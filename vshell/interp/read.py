@@ -220,13 +220,13 @@ def b_read(sh: Shell, name: str, args: list[str]) -> int:
         elif not names:
             st.set("REPLY", "".join(c for c, _ in chars))
         elif exact:
-            st.set(names[0], "".join(c for c, _ in chars))
+            sh.set_var(names[0], "".join(c for c, _ in chars))
             for n in names[1:]:
-                st.set(n, "")
+                sh.set_var(n, "")
         else:
             fields = _split_fields(chars, ifs, len(names))
             for k, n in enumerate(names):
-                st.set(n, fields[k] if k < len(fields) else "")
+                sh.set_var(n, fields[k] if k < len(fields) else "")
     except ShellError as e:
         sh.err(e.message)
         return 1

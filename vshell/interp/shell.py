@@ -133,6 +133,17 @@ class Shell:
             "inherit_errexit") else 0
         return sh
 
+    def set_var(self, target: str, value: str) -> None:
+        """Assign to ``NAME`` or ``NAME[SUB]`` named by text (``printf -v``, ``read``): as in
+        bash, an associative array's subscript is expanded (``a["k"]``, ``a[$key]``)."""
+        if "[" in target and target.endswith("]"):
+            base, _, sub = target[:-1].partition("[")
+            v = self.state.lookup(base)
+            if v is not None and "A" in v.attrs:
+                self.state.set_element(base, self.expander.word(sub), value)
+                return
+        self.state.set(target, value)
+
     def err(self, message: str) -> None:
         """``name: line N: message`` on stderr, as bash reports errors."""
         self.write_err(f"{self.source_name}: line {self.state.lineno}: {message}\n")
@@ -612,8 +623,9 @@ class Shell:
             return evaluate(text, self.arith_ctx)
         except ArithError as e:
             expr = getattr(e, "expr", None) or text
+            # bash abandons the rest of the line (a function call, a loop …) and goes on
             raise ShellError(f"{expr}: {e}", status=1,
-                             fatal=not self._in_arith_command) from None
+                             abort_line=not self._in_arith_command) from None
         except RecursionError:
             raise ShellError(f"{text}: expression recursion level exceeded", fatal=True) from None
 

@@ -149,7 +149,7 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                     from vshell.interp.shell import ExitShell
 
                     raise ExitShell(e.status) from None
-                if any(t in e.message for t in (
+                if e.abort_line or any(t in e.message for t in (
                         "readonly variable", "bad array subscript", "cannot assign list")):
                     # bash: a failed assignment abandons the rest of the line
                     from vshell.interp.shell import AbortLine
@@ -415,7 +415,7 @@ def _with_temp_frame(sh: Shell, assigns: dict[str, str], fn) -> int:  # type: ig
 
     st = sh.state
     frame = Frame("(tempenv)", {k: Var(v, {"x"}) for k, v in assigns.items()},
-                  list(st.positional), st.lineno, sh.source_name, temp=True)
+                  list(st.positional), temp=True)
     st.frames.append(frame)
     try:
         return fn()
@@ -457,7 +457,7 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
 def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fds: Fds) -> int:
     from vshell.interp import compound
     from vshell.interp.shell import ReturnFromFunction
-    from vshell.interp.state import Frame
+    from vshell.interp.state import CallEntry, Frame
 
     st = sh.state
     if sh.func_depth >= 1000:
@@ -465,7 +465,8 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     saved_fds = sh.fds
     saved_pos = st.positional
     saved_line = st.lineno
-    st.frames.append(Frame(name, {}, list(args), st.lineno, sh.source_name))
+    st.frames.append(Frame(name, {}, list(args)))
+    st.call_stack.append(CallEntry(name, st.function_files.get(name, "environment"), st.lineno))
     st.positional = list(args)
     sh.fds = fds
     sh.func_depth += 1
@@ -480,6 +481,7 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
         sh.func_depth -= 1
         sh.fds = saved_fds
         st.frames.pop()
+        st.call_stack.pop()
         st.positional = saved_pos
         st.lineno = saved_line
     if st.traps.get("RETURN") and st.options.get("functrace"):

@@ -138,14 +138,27 @@ SHOPT_DEFAULTS = {
 
 @record
 class Frame:
-    """A function call: its locals, positional parameters and where it was called from."""
+    """A function call's variable scope: its locals and positional parameters."""
 
     name: str
     locals: dict[str, Var]
     positional: list[str]
-    call_line: int = 0
-    source: str = ""
     temp: bool = False  # the prefix bindings of a function call (``x=1 f``), not a call
+
+
+@record(frozen=True)
+class CallEntry:
+    """One level of bash's call stack: a function call or a ``source``.
+
+    ``file`` is where the function was defined (or the file sourced); ``line`` the line
+    of the caller that made the call.  FUNCNAME, BASH_SOURCE, BASH_LINENO and ``caller``
+    are read from these.
+    """
+
+    name: str
+    file: str
+    line: int
+    is_function: bool = True
 
 
 class ShellState:
@@ -174,6 +187,9 @@ class ShellState:
         self.traps: dict[str, str] = {}
         self.dir_stack: list[str] = []
         self.source_stack: list[str] = []
+        self.call_stack: list[CallEntry] = []
+        self.function_files: dict[str, str] = {}  # function name -> the file defining it
+        self.main_file: str | None = None  # the script file being run (None: -c, the API)
         self.umask = 0o022
         self.bashpid = 4242
 
@@ -193,7 +209,7 @@ class ShellState:
         new.globals = {k: v.copy() for k, v in self.globals.items()}
         new.frames = [
             Frame(f.name, {k: v.copy() for k, v in f.locals.items()}, list(f.positional),
-                  f.call_line, f.source, f.temp)
+                  f.temp)
             for f in self.frames
         ]
         new.positional = list(self.positional)
@@ -204,6 +220,8 @@ class ShellState:
         new.traps = {k: v for k, v in self.traps.items() if k not in ("EXIT",) and not v}
         new.dir_stack = list(self.dir_stack)
         new.source_stack = list(self.source_stack)
+        new.call_stack = list(self.call_stack)
+        new.function_files = dict(self.function_files)
         new.random = random.Random(self.random.random())
         new.bashpid = next(_PIDS)
         return new
@@ -238,20 +256,33 @@ class ShellState:
             v = nv
         return v
 
+    def current_file(self) -> str:
+        """The file whose code runs now, as BASH_SOURCE names it (bash: "environment" for -c)."""
+        if self.source_stack:
+            return self.source_stack[-1]
+        return self.main_file or "environment"
+
+    def call_stack_arrays(self) -> tuple[list[str], list[str], list[str]]:
+        """FUNCNAME, BASH_SOURCE and BASH_LINENO, innermost first (``main`` for a script)."""
+        entries = list(reversed(self.call_stack))
+        names = [e.name for e in entries]
+        files = [e.file for e in entries]
+        lines = [str(e.line) for e in entries]
+        if self.main_file is not None:
+            names.append("main")
+            files.append(self.main_file)
+            lines.append("0")
+        return names, files, lines
+
     def _call_stack_array(self, name: str) -> Var | None:
-        """FUNCNAME, BASH_SOURCE and BASH_LINENO, computed from the call stack."""
-        if not any(not f.temp for f in self.frames):
-            if name == "BASH_SOURCE" and self.source_stack:
-                return Var({0: self.source_stack[-1]}, {"a"})
-            return None
-        frames = [f for f in reversed(self.frames) if not f.temp]
+        names, files, lines = self.call_stack_arrays()
         if name == "FUNCNAME":
-            items = [f.name for f in frames] + ["main"]
-        elif name == "BASH_SOURCE":
-            items = [f.source for f in frames] + [self.script_name]
+            if not any(e.is_function for e in self.call_stack):
+                return None  # bash: unset outside functions
+            items = names
         else:
-            items = [str(f.call_line) for f in frames] + ["0"]
-        return Var(dict(enumerate(items)), {"a"})
+            items = files if name == "BASH_SOURCE" else lines
+        return Var(dict(enumerate(items)), {"a"}) if items else None
 
     def resolve_name(self, name: str) -> str:
         """Follow namerefs: the name a variable access really means."""
