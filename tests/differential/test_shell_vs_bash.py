@@ -146,6 +146,14 @@ SCRIPTS = [
     "echo $((1+)); echo no\nx=$((1/0)); echo no\necho after $?",
     "export a[1]=2 1x=3; echo $?; declare -A A; printf -v 'A[\"k\"]' %s v; k2=q;"
     " read 'A[$k2]' <<< w; echo ${A[k]} ${A[q]}",
+    # associative arrays list in bash's hash order; namerefs
+    "declare -A M=([a]=1 [zz]=2 [k]=3 [hello]=4 [b]=5); M[q]=6; unset 'M[zz]'; M[zz]=7;"
+    " echo \"${!M[@]}\"; echo \"${M[@]}\"; declare -p M; echo \"${M[@]@K}\";"
+    " declare -A N; for i in {1..3000}; do N[k$i]=$i; done; echo \"${!N[@]}\" | md5sum",
+    "f() { local -n arr=$1; arr+=(x); echo ${#arr[@]} \"${arr[@]}\"; }; a=(1 2); f a;"
+    " declare -n r=a[1]; r=Q; echo ${a[@]}; declare -n u; u=w; w=5; echo \"$u ${!u}\";"
+    " foo=FOO; x=foo; ref=x; typeset -n ref; echo \"$ref ${!ref}\"; b=1; typeset -n b; echo $?;"
+    " y=Y; typeset -n -r yr=y; yr=Z; echo $y",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from vshell.interp.assoc_order import bash_order
 from vshell.interp.quoting import declare_quote
 from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellError, Var
 
@@ -33,7 +34,8 @@ def declare_print_line(name: str, v: Var) -> str:
         return f"declare -{flags} {name}"
     if isinstance(val, dict):
         if "A" in v.attrs:
-            body = "".join(f"[{_assoc_key(str(k))}]={declare_quote(x)} " for k, x in val.items())
+            body = "".join(f"[{_assoc_key(str(k))}]={declare_quote(val[k])} "
+                           for k in bash_order(val))
             return f"declare -{flags} {name}=({body})"
         body = " ".join(f"[{k}]={declare_quote(x)}" for k, x in sorted(val.items()))  # type: ignore[type-var]
         return f"declare -{flags} {name}=({body})"
@@ -472,6 +474,13 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
         v.value = {} if v.value is None else {"0": v.value}
     if "a" in add and not isinstance(v.value, dict):
         v.value = {} if v.value is None else {0: v.value}
+    ref_target: str | None = None
+    if "n" in add:
+        ref_target = _expand_value(sh, arg, value) if value is not None else (
+            v.value if isinstance(v.value, str) else None)
+        if ref_target and not _NAMEREF_TARGET.fullmatch(ref_target):
+            raise ShellError(f"`{ref_target}': invalid variable name for name reference")
+        add = add - {"r"}  # bash ignores -r on a nameref
     if "u" in add:
         v.attrs.discard("l")
     if "l" in add:
@@ -480,7 +489,7 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
     v.attrs -= remove
     if value is not None:
         if "n" in v.attrs:
-            v.value = _expand_value(sh, arg, value)
+            v.value = ref_target if ref_target is not None else _expand_value(sh, arg, value)
         elif value.startswith("(") and getattr(arg, "raw", None) is not None and index is None:
             _assign_compound(sh, nm, value, append=append, local=local,
                              assoc="A" in v.attrs)
@@ -494,6 +503,9 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
     if "r" in add:
         v = st.lookup(nm) or v
         v.attrs.add("r")
+
+
+_NAMEREF_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.+\])?")
 
 
 def _declare_print(sh: Shell, names: list, attrs: set[str]) -> int:

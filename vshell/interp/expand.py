@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vshell.interp.assoc_order import bash_order
 from vshell.interp.state import ShellError
 from vshell.syntax import words as W
 
@@ -342,7 +343,7 @@ class Expander:
                 val = v.value
                 if isinstance(val, dict):
                     if "A" in v.attrs:
-                        return list(val.values()), True
+                        return [val[k] for k in bash_order(val)], True
                     return [val[k] for k in sorted(val)], True  # type: ignore[index]
                 return ([] if val is None else [val]), True
             if v is None:
@@ -581,15 +582,15 @@ class Expander:
             keys: list[str] = []
             if v is not None:
                 if isinstance(v.value, dict):
-                    keys = [str(k) for k in (v.value if "A" in v.attrs else sorted(v.value))]
+                    keys = [str(k) for k in (bash_order(v.value) if "A" in v.attrs
+                                             else sorted(v.value))]
                 elif v.value is not None:
                     keys = ["0"]
             return self._emit(keys, True, p.index == "*", quoted)
-        v = st.lookup(p.name) if p.index is None else None
+        v = st._find(p.name)[1] if p.index is None else None  # the variable itself
         if v is not None and "n" in v.attrs and p.op is None:
-            # ${!ref} of a nameref gives the name it refers to
-            _, raw = st._find(p.name)
-            return [(raw.value if raw and isinstance(raw.value, str) else "", kind)]
+            # ${!ref} of a nameref gives the name it refers to (bash inverts it)
+            return [(v.value if isinstance(v.value, str) else "", kind)]
         target, _ = self._values(W.Param(p.name, p.index, raw=p.raw))
         if target is None:
             if st.options.get("nounset"):
@@ -722,10 +723,11 @@ class Expander:
         if op in ("@K", "@k"):
             var = st.lookup(p.name)
             if var is not None and isinstance(var.value, dict):
-                items = (var.value.items() if "A" in var.attrs
+                items = ([(k, var.value[k]) for k in bash_order(var.value)] if "A" in var.attrs
                          else sorted(var.value.items()))  # type: ignore[type-var]
-                if op == "@K":
-                    return [" ".join(f"{k} {quoting.single_quote(v)}" for k, v in items)]
+                if op == "@K":  # declare -p's quoting; an associative one ends in a space
+                    text = " ".join(f"{k} {quoting.declare_quote(v)}" for k, v in items)
+                    return [text + " " if "A" in var.attrs and items else text]
                 flat: list[str] = []
                 for k, v in items:
                     flat.extend([str(k), v])

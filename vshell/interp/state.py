@@ -377,6 +377,15 @@ class ShellState:
             base, _, sub = name[:-1].partition("[")
             self.set_element(base, sub, value, append=append)
             return
+        _, own = self._find(name)
+        if own is not None and "n" in own.attrs and not own.value and not local:
+            own.value = value  # a nameref with no target yet: the value names the target
+            return
+        target = self.resolve_name(name)
+        if target != name and "[" in target and target.endswith("]"):  # a ref to an element
+            base, _, sub = target[:-1].partition("[")
+            self.set_element(base, sub, value, append=append)
+            return
         scope, name = self._target(name, local=local)
         if name in ("SHELLOPTS", "BASHOPTS"):
             raise ShellError(f"{name}: readonly variable")
