@@ -154,6 +154,11 @@ SCRIPTS = [
     " declare -n r=a[1]; r=Q; echo ${a[@]}; declare -n u; u=w; w=5; echo \"$u ${!u}\";"
     " foo=FOO; x=foo; ref=x; typeset -n ref; echo \"$ref ${!ref}\"; b=1; typeset -n b; echo $?;"
     " y=Y; typeset -n -r yr=y; yr=Z; echo $y",
+    # prefix bindings of a function call are its own scope (bash's temporary context)
+    "v=global; f() { local v; echo \"${v-(unset)}\"; local v=l; unset v; echo \"${v-(unset)}\"; };"
+    " v=tmp f; g() { unset v; }; h() { local v=1; g; echo \"$v\"; }; h;"
+    " q() { local z=q; z=tz r; echo \"q z=$z\"; }; r() { unset z; echo \"r z=${z-(unset)}\"; }; q;"
+    " f2() { x=mut; local x=loc; unset x; echo \"x=$x\"; }; x=glob; x=tb f2; echo \"x=$x\"",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from vshell.interp.assoc_order import bash_order
 from vshell.interp.quoting import declare_quote
-from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellError, Var
+from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, TEMPENV_ATTR, ShellError, Var
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
@@ -447,14 +447,16 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
     st = sh.state
     if local and st.frames:
         v = st.frames[-1].locals.get(nm)
+        if v is not None:
+            v.attrs.discard(TEMPENV_ATTR)  # ``local`` makes a prefix binding a real local
         if v is None:
             v = Var()
             outer = st.lookup(nm)
             if outer is not None and "r" in outer.attrs:  # bash: no local copy of a readonly
                 raise ShellError(f"{nm}: readonly variable")
-            if not st.shopt.get("localvar_inherit"):
-                outer = None
-            if outer is not None:
+            if outer is not None and TEMPENV_ATTR in outer.attrs:
+                v = Var(outer.value)  # bash: a local over a prefix binding starts with its value
+            elif outer is not None and st.shopt.get("localvar_inherit"):
                 v = outer.copy()
             st.frames[-1].locals[nm] = v
     else:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from vshell.interp import redirect
 from vshell.interp.quoting import xtrace_quote
-from vshell.interp.state import ShellError
+from vshell.interp.state import TEMPENV_ATTR, ShellError
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -327,7 +327,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     if fn is not None:
         if not assigns:
             return call_function(sh, fn, name, args, fds)
-        return _with_temp_frame(sh, assigns, lambda: call_function(sh, fn, name, args, fds))
+        return call_function(sh, fn, name, args, fds, tempenv=assigns)
     sb = builtins_registry.lookup(name)
     if sb is not None:
         return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
@@ -408,22 +408,6 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         sh.fds = saved
 
 
-def _with_temp_frame(sh: Shell, assigns: dict[str, str], fn) -> int:  # type: ignore[no-untyped-def]
-    """``x=1 f``: the bindings live in a scope of their own around the call (bash's temp
-    frame), exported, and vanish when it returns."""
-    from vshell.interp.state import Frame, Var
-
-    st = sh.state
-    frame = Frame("(tempenv)", {k: Var(v, {"x"}) for k, v in assigns.items()},
-                  list(st.positional), temp=True)
-    st.frames.append(frame)
-    try:
-        return fn()
-    finally:
-        if frame in st.frames:
-            st.frames.remove(frame)
-
-
 def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:  # type: ignore[no-untyped-def]
     if not assigns:
         return fn()
@@ -439,7 +423,7 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
             return 1
         nv = st.lookup(k)
         if nv is not None:
-            nv.attrs.add("x")
+            nv.attrs |= {"x", TEMPENV_ATTR}
     try:
         return fn()
     finally:
@@ -454,10 +438,13 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
                     scope[k] = old  # type: ignore[assignment]
 
 
-def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fds: Fds) -> int:
+def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fds: Fds,
+                  tempenv: dict[str, str] | None = None) -> int:
+    """Run a shell function.  ``tempenv`` (``x=1 f``) becomes the call's own scope, exported
+    and marked as temporary bindings, the way bash pushes it as the function's context."""
     from vshell.interp import compound
     from vshell.interp.shell import ReturnFromFunction
-    from vshell.interp.state import CallEntry, Frame
+    from vshell.interp.state import CallEntry, Frame, Var
 
     st = sh.state
     if sh.func_depth >= 1000:
@@ -465,7 +452,8 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     saved_fds = sh.fds
     saved_pos = st.positional
     saved_line = st.lineno
-    st.frames.append(Frame(name, {}, list(args)))
+    bindings = {k: Var(v, {"x", TEMPENV_ATTR}) for k, v in (tempenv or {}).items()}
+    st.frames.append(Frame(name, bindings, list(args)))
     st.call_stack.append(CallEntry(name, st.function_files.get(name, "environment"), st.lineno))
     st.positional = list(args)
     sh.fds = fds

@@ -45,6 +45,9 @@ class Var:
 
 _PIDS = itertools.count(5000)
 _CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
+# An internal attribute (never printed): a prefix binding like ``x=1 f``.  ``local x``
+# without a value copies such a binding's value, as bash's make_local_variable does.
+TEMPENV_ATTR = "tempenv"
 
 SET_OPTIONS = {
     "allexport": "a",
@@ -141,9 +144,8 @@ class Frame:
     """A function call's variable scope: its locals and positional parameters."""
 
     name: str
-    locals: dict[str, Var]
+    locals: dict[str, Var]  # a call's prefix bindings (``x=1 f``) start here, as in bash
     positional: list[str]
-    temp: bool = False  # the prefix bindings of a function call (``x=1 f``), not a call
 
 
 @record(frozen=True)
@@ -208,8 +210,7 @@ class ShellState:
         new = copy.copy(self)
         new.globals = {k: v.copy() for k, v in self.globals.items()}
         new.frames = [
-            Frame(f.name, {k: v.copy() for k, v in f.locals.items()}, list(f.positional),
-                  f.temp)
+            Frame(f.name, {k: v.copy() for k, v in f.locals.items()}, list(f.positional))
             for f in self.frames
         ]
         new.positional = list(self.positional)
@@ -515,14 +516,13 @@ class ShellState:
             return
         if "r" in v.attrs:
             raise ShellError(f"{name}: cannot unset: readonly variable")
-        if scope is not self.globals and self.frames and scope is self.frames[-1].locals:
-            below = self.frames[-2] if len(self.frames) > 1 else None
-            if not (below is not None and below.temp and name in below.locals):
-                # unsetting a local in its own function leaves it local but unset (bash
-                # 5.2), unless it shadows that call's prefix binding, which it reveals
-                v.value = None
-                v.attrs = set()
-                return
+        if scope is not self.globals and self.frames and scope is self.frames[-1].locals \
+                and TEMPENV_ATTR not in v.attrs:
+            # unsetting a local in its own function leaves it local but unset (bash 5.2);
+            # from a function it called, or a prefix binding, it goes and the outer shows
+            v.value = None
+            v.attrs = set()
+            return
         assert scope is not None
         del scope[name]
 
