@@ -20,6 +20,7 @@ from vshell.result import Outcome, Result
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
+_PROCSUB_GRACE = 1.0  # seconds a finished script waits for its process substitutions
 DEFAULT_MEMORY_FS_LIMIT = 1 << 30  # file data held by /tmp, memory mounts and cow overlays
 MAX_NESTING = 8
 _GRACE = 0.5  # how long a stopped run may take to unwind before exec returns anyway
@@ -493,6 +494,12 @@ class Sandbox:
         jobs = list(ctx.jobs.values())
         if not jobs:
             return
+        # process substitutions whose input has been closed finish in a moment: let them
+        # print what they hold (bash's would, after the script) before stopping the rest
+        deadline = time.monotonic() + _PROCSUB_GRACE
+        for j in jobs:
+            if j.thread.name == "vshell-procsub" and ctx.cancel.reason is None:
+                j.thread.join(max(0.0, deadline - time.monotonic()))
         if any(j.thread.is_alive() for j in jobs):
             ctx.cancel.cancel(ctx.cancel.reason or "exit")
             # a finished script does not wait for its background jobs: stop them

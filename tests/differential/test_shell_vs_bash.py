@@ -159,6 +159,10 @@ SCRIPTS = [
     " v=tmp f; g() { unset v; }; h() { local v=1; g; echo \"$v\"; }; h;"
     " q() { local z=q; z=tz r; echo \"q z=$z\"; }; r() { unset z; echo \"r z=${z-(unset)}\"; }; q;"
     " f2() { x=mut; local x=loc; unset x; echo \"x=$x\"; }; x=glob; x=tb f2; echo \"x=$x\"",
+    # process substitution: the writer's end closes when its command ends
+    "{ echo 1; echo 2; } > >(tac); wait; echo end",
+    "echo hi | tee >(tr a-z A-Z) >/dev/null; wait; echo end; paste <(seq 2) <(seq 3 4)",
+    "while read -r x; do echo \"got $x\"; done < <(seq 2); diff <(echo a) <(echo b); echo $?",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -515,11 +515,28 @@ class Shell:
         if self.state.options.get("noexec"):
             return 0
         t = type(cmd)
-        if t is ast.SimpleCommand:
-            return self.run_simple(cmd)  # type: ignore[arg-type]
-        from vshell.interp import compound
+        mark = len(self.procsub_fds)
+        try:
+            if t is ast.SimpleCommand:
+                return self.run_simple(cmd)  # type: ignore[arg-type]
+            from vshell.interp import compound
 
-        return compound.run(self, cmd)
+            return compound.run(self, cmd)
+        finally:
+            if len(self.procsub_fds) > mark:
+                self._close_procsubs(mark)
+
+    def _close_procsubs(self, mark: int) -> None:
+        """Close this shell's end of the process substitutions the command just used, as
+        bash does when the command finishes: ``>(cmd)`` then sees end of input."""
+        for fd in self.procsub_fds[mark:]:
+            stream = self.fds.pop(fd, None)
+            if stream is not None:
+                try:
+                    stream.close()
+                except (OSError, ValueError):
+                    pass
+        del self.procsub_fds[mark:]
 
     def run_simple(self, cmd: ast.SimpleCommand) -> int:
         from vshell.interp import simple
