@@ -234,25 +234,19 @@ class GuardedOutput:
     def __init__(self, stream: Any) -> None:
         self._stream = stream
 
-    def write(self, data: Any) -> int:
+    def _call(self, method: str, *args: Any) -> Any:
         try:
-            return self._stream.write(data)
-        except BrokenPipeError:
-            raise
-        except OutputError:
+            return getattr(self._stream, method)(*args)
+        except (BrokenPipeError, OutputError):
             raise
         except OSError as e:
             raise OutputError(e) from None
 
+    def write(self, data: Any) -> int:
+        return self._call("write", data)
+
     def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except OutputError:
-            raise
-        except OSError as e:
-            raise OutputError(e) from None
+        self._call("flush")
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

@@ -156,36 +156,29 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
             if sub in ("@", "*"):
                 st.unset(base)
                 continue
+            if isinstance(v.value, dict) and "A" in v.attrs:
+                v.value.pop(sh.expander.word(sub), None)  # type: ignore[call-overload]
+                continue
+            try:
+                idx = sh.arith(sh.expander.arith_text(sub), sub)
+            except ShellError as e:
+                sh.err(e.message)
+                status = 1
+                continue
             if isinstance(v.value, dict):
-                if "A" in v.attrs:
-                    v.value.pop(sh.expander.word(sub), None)  # type: ignore[call-overload]
-                else:
-                    try:
-                        idx = sh.arith(sh.expander.arith_text(sub), sub)
-                    except ShellError as e:
-                        sh.err(e.message)
+                if idx < 0:
+                    top = max(v.value) + 1 if v.value else 0  # type: ignore[type-var, operator]
+                    if top + idx < 0:
+                        sh.err(f"unset: [{idx}]: bad array subscript")
                         status = 1
                         continue
-                    if idx < 0:
-                        top = max(v.value) + 1 if v.value else 0  # type: ignore[type-var, operator]
-                        if top + idx < 0:
-                            sh.err(f"unset: [{idx}]: bad array subscript")
-                            status = 1
-                            continue
-                        idx += top
-                    v.value.pop(idx, None)  # type: ignore[call-overload]
-            else:  # a scalar is element 0 of itself; any other index is an error
-                try:
-                    idx = sh.arith(sh.expander.arith_text(sub), sub)
-                except ShellError as e:
-                    sh.err(e.message)
-                    status = 1
-                    continue
-                if idx == 0:
-                    st.unset(base)
-                else:
-                    sh.err(f"unset: {base}: not an array variable")
-                    status = 1
+                    idx += top
+                v.value.pop(idx, None)  # type: ignore[call-overload]
+            elif idx == 0:  # a scalar is element 0 of itself; any other index is an error
+                st.unset(base)
+            else:
+                sh.err(f"unset: {base}: not an array variable")
+                status = 1
             continue
         if not _NAME.match(a):
             sh.err(f"unset: `{a}': not a valid identifier")
