@@ -161,8 +161,11 @@ SCRIPTS = [
     " f2() { x=mut; local x=loc; unset x; echo \"x=$x\"; }; x=glob; x=tb f2; echo \"x=$x\"",
     # process substitution: the writer's end closes when its command ends
     "{ echo 1; echo 2; } > >(tac); wait; echo end",
-    "echo hi | tee >(tr a-z A-Z) >/dev/null; wait; echo end; paste <(seq 2) <(seq 3 4)",
+    "tee >(tr a-z A-Z) >/dev/null <<< hi; wait; echo end; paste <(seq 2) <(seq 3 4)",
     "while read -r x; do echo \"got $x\"; done < <(seq 2); diff <(echo a) <(echo b); echo $?",
+    # traps: ERR at a pipeline's line, kept by subshells under -E; RETURN after source
+    "set -o errtrace; trap 'echo line=$LINENO' ERR\nfalse | false\n( false; echo sub )\n"
+    "{ false; } & wait\necho x > r.sh; trap 'echo ret' RETURN; . ./r.sh; trap - RETURN ERR",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -431,21 +431,26 @@ def b_source(sh: Shell, name: str, args: list[str]) -> int:
     st.source_stack.append(fname)
     st.call_stack.append(CallEntry("source", fname, st.lineno, is_function=False))
     saved_name = sh.source_name
+    saved_line = st.lineno
     sh.source_name = fname
     try:
-        return sh.run_source(src, top=False, name=fname)
+        status = sh.run_source(src, top=False, name=fname)
     except ReturnFromFunction as r:
-        return r.status
+        status = r.status
     except ShellError as e:
         if e.status == 2:
             return 2
         raise
     finally:
         sh.source_name = saved_name
+        st.lineno = saved_line  # $LINENO is the caller's again
         st.source_stack.pop()
         st.call_stack.pop()
         if saved_pos is not None:
             st.positional = saved_pos
+    if st.traps.get("RETURN"):  # bash runs RETURN when a sourced file finishes
+        sh.run_trap("RETURN", status)
+    return status
 
 
 def b_exec(sh: Shell, name: str, args: list[str]) -> int:

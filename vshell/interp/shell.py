@@ -317,6 +317,9 @@ class Shell:
         pid = next(self.ctx.pids)
         job = Job(pid, threading.Thread(daemon=True))
         sub.fds = dict(sub.fds)
+        first = andor.first.commands
+        if not andor.rest and len(first) == 1 and isinstance(first[0], ast.SimpleCommand):
+            sub.state.traps.pop("ERR", None)  # bash runs `cmd &` itself: no ERR trap there
         if 0 in sub.fds and not self.state.options.get("monitor"):
             sub.fds[0] = sio.NullInput() if self.fds.get(0) is None else self.fds[0]
 
@@ -418,6 +421,8 @@ class Shell:
                 self.state.set_array("PIPESTATUS", {0: str(status)}) if not isinstance(
                     pl.commands[0], ast.FunctionDef) else None
             else:
+                if not self.state.lineno_frozen:
+                    self.state.lineno = pl.line  # the stages run in their own shells
                 status = self._run_multi(pl)
         finally:
             if pl.negated:

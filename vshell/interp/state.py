@@ -218,7 +218,11 @@ class ShellState:
         new.options = dict(self.options)
         new.shopt = dict(self.shopt)
         new.aliases = dict(self.aliases)
-        new.traps = {k: v for k, v in self.traps.items() if k not in ("EXIT",) and not v}
+        # a subshell resets caught signals (ignored ones stay); -E keeps ERR, -T DEBUG/RETURN
+        kept = {"ERR"} if self.options.get("errtrace") else set()
+        if self.options.get("functrace"):
+            kept |= {"DEBUG", "RETURN"}
+        new.traps = {k: v for k, v in self.traps.items() if (not v and k != "EXIT") or k in kept}
         new.dir_stack = list(self.dir_stack)
         new.source_stack = list(self.source_stack)
         new.call_stack = list(self.call_stack)
