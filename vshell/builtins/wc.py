@@ -162,7 +162,7 @@ def run(inv: Invocation) -> int:
             status = 1
             continue
         try:
-            for data in tio.chunks(inv, f):
+            for data in tio.chunks(inv, f, 1 << 20):
                 c.feed(data)
         except OSError as e:
             inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
