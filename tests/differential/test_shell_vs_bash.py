@@ -166,6 +166,9 @@ SCRIPTS = [
     # traps: ERR at a pipeline's line, kept by subshells under -E; RETURN after source
     "set -o errtrace; trap 'echo line=$LINENO' ERR\nfalse | false\n( false; echo sub )\n"
     "{ false; } & wait\necho x > r.sh; trap 'echo ret' RETURN; . ./r.sh; trap - RETURN ERR",
+    # umask applies to what the script creates, whatever the host process's umask
+    "umask 077; echo x > f1; touch f2; mkdir d1; cp f1 f3; umask 0; echo > f4; mkdir d2;"
+    " mkdir -m 751 d3; umask 027; f=$(mktemp -p .); ls -ld f1 f2 f3 f4 d1 d2 d3 $f | cut -c1-10",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -33,7 +33,7 @@ def _abspath(sh: Shell, path: str) -> str:
 
 def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
     # process substitutions expanded just now added their descriptor to sh.fds
-    fs = sh.ctx.fs.bind({**sh.fds, **fds})
+    fs = sh.ctx.fs.bind({**sh.fds, **fds}, umask=sh.state.umask)
     full = _abspath(sh, path)
     if path == "":
         raise OSError(errno.ENOENT, "No such file or directory", path)

@@ -715,7 +715,7 @@ class Shell:
             stdout=GuardedOutput(fds.get(1) or sio.ClosedStream()),
             stderr=fds.get(2) or sio.ClosedStream(),
             env=env,
-            fs=self.ctx.fs.bind(fds),
+            fs=self.ctx.fs.bind(fds, umask=self.state.umask),
             cancel=self.ctx.cancel,
             http=self.ctx.http,
             python=self.ctx.python,

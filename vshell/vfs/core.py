@@ -191,6 +191,7 @@ class VFS:
         self._children = children
         self._synthetic = {p for p in children if self._find_mount(p) is None}
         self._fds: Mapping[int, Any] | None = None
+        self._umask: int | None = None  # the shell's umask for what a view creates
         self._boot_ns = time.time_ns()
 
     def __repr__(self) -> str:
@@ -209,10 +210,17 @@ class VFS:
         """The deny rules in force."""
         return self._deny
 
-    def bind(self, fds: Mapping[int, Any]) -> VFS:
-        """A view whose /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N open ``fds``."""
+    def bind(self, fds: Mapping[int, Any], umask: int | None = None) -> VFS:
+        """A view whose /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N open ``fds``.
+
+        With ``umask``, files and directories the view creates get 0666 / 0777 (or the
+        mode asked for) less those bits, as the shell's ``umask`` says, whatever the host
+        process's own umask is.
+        """
         view = copy.copy(self)
         view._fds = dict(fds)
+        if umask is not None:
+            view._umask = umask
         return view
 
     def mount_for(self, path: str) -> tuple[Mount, str]:
@@ -385,7 +393,18 @@ class VFS:
                 raise fs_error(errno.EISDIR)
             if writing and mount.readonly:
                 raise fs_error(errno.EROFS)
-            return mount.backend.open(rel, mode, self._ctx_for(mount))
+            ctx = self._ctx_for(mount)
+            if self._umask is None or mode in ("rb", "r+b"):
+                return mount.backend.open(rel, mode, ctx)
+            try:
+                mount.backend.stat(rel, True, ctx)
+                created = False
+            except FileNotFoundError:
+                created = True
+            f = mount.backend.open(rel, mode, ctx)
+            if created:
+                mount.backend.chmod(rel, 0o666 & ~self._umask, True, ctx)
+            return f
         except OSError as exc:
             raise rename_error(exc, path) from None
 
@@ -602,6 +621,8 @@ class VFS:
                     raise fs_error(errno.EROFS) from None
                 raise fs_error(errno.EEXIST)
             mount.backend.mkdir(rel, mode, ctx)
+            if self._umask is not None:
+                mount.backend.chmod(rel, mode & 0o7777 & ~self._umask, False, ctx)
         except OSError as exc:
             raise rename_error(exc, path) from None
 
