@@ -169,6 +169,8 @@ SCRIPTS = [
     # umask applies to what the script creates, whatever the host process's umask
     "umask 077; echo x > f1; touch f2; mkdir d1; cp f1 f3; umask 0; echo > f4; mkdir d2;"
     " mkdir -m 751 d3; umask 027; f=$(mktemp -p .); ls -ld f1 f2 f3 f4 d1 d2 d3 $f | cut -c1-10",
+    "umask 022; umask g-w,o-w; umask; umask u=rwx,g=rx,o=; umask; umask a+w; umask -S;"
+    " umask o+x-w; echo $?; umask 9; echo $?; umask g=z; echo $?; umask",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -4,6 +4,7 @@ traps, jobs and aliases."""
 from __future__ import annotations
 
 import os
+import re
 import stat as _stat
 import time
 from typing import TYPE_CHECKING
@@ -922,12 +923,40 @@ def b_umask(sh: Shell, name: str, args: list[str]) -> int:
         else:
             _out(sh, ("umask " if "-p" in args else "") + f"{st.umask:04o}\n")
         return 0
+    spec = rest[0]
+    if spec[:1].isdigit():
+        try:
+            value = int(spec, 8)
+        except ValueError:
+            value = -1
+        if not 0 <= value <= 0o777:
+            sh.err(f"umask: {spec}: octal number out of range")
+            return 1
+        st.umask = value
+        return 0
     try:
-        st.umask = int(rest[0], 8) & 0o777
-    except ValueError:
-        sh.err(f"umask: {rest[0]}: octal number out of range")
+        st.umask = _symbolic_umask(spec, st.umask)
+    except ValueError as e:
+        sh.err(f"umask: `{e}': invalid symbolic mode character")
         return 1
     return 0
+
+
+def _symbolic_umask(spec: str, umask: int) -> int:
+    """``umask u=rwx,g-w``: the clauses edit the bits files may have; ValueError names the
+    first character bash would refuse (one operator per clause, r w x only)."""
+    from vshell.builtins import _modes
+
+    allowed = ~umask & 0o777
+    for clause in spec.split(","):
+        m = re.fullmatch(r"([ugoa]*)([-+=])([rwx]*)(.*)", clause, re.S)
+        if m is None:
+            bad = next((c for c in clause if c not in "ugoa"), clause[:1] or ",")
+            raise ValueError(bad)
+        if m.group(4):
+            raise ValueError(m.group(4)[0])
+        allowed = _modes.apply(clause, allowed, False, umask=0) & 0o777
+    return ~allowed & 0o777
 
 
 def b_times(sh: Shell, name: str, args: list[str]) -> int:
