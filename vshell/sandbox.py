@@ -435,6 +435,7 @@ class Sandbox:
         )
         ctx.nesting = self.nesting
         sh = Shell(ctx, self._state, {0: inp, 1: out, 2: err})
+        sh.become_main()
         sh.source_name = self._state.script_name
         sh.interactive_c = self.dash_c
         box: dict[str, Any] = {}

@@ -171,6 +171,11 @@ SCRIPTS = [
     " mkdir -m 751 d3; umask 027; f=$(mktemp -p .); ls -ld f1 f2 f3 f4 d1 d2 d3 $f | cut -c1-10",
     "umask 022; umask g-w,o-w; umask; umask u=rwx,g=rx,o=; umask; umask a+w; umask -S;"
     " umask o+x-w; echo $?; umask 9; echo $?; umask g=z; echo $?; umask",
+    # signals sent to $$ run the trap between commands, or end the shell
+    "trap 'echo USR1 $?' USR1; sh -c \"kill -USR1 $$\"; echo after=$?; trap 'echo URG' URG;"
+    " kill -URG $$; { sleep 0.05; echo child; } & kill -URG $!; wait; echo w=$?; trap - URG;"
+    " kill -URG $$; echo still; sh -c 'echo in; kill -s TERM $$; echo no'; echo inner=$?;"
+    " test $$ != \"$(sh -c 'echo $$')\" && echo own-pid",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -835,13 +835,33 @@ def b_wait(sh: Shell, name: str, args: list[str]) -> int:
     return 0
 
 
+IGNORED_BY_DEFAULT = frozenset(("CHLD", "CONT", "URG", "WINCH"))
+_TERMINATING = frozenset(SIGNALS[1:]) - IGNORED_BY_DEFAULT - {"STOP", "TSTP", "TTIN", "TTOU"}
+
+
 def b_kill(sh: Shell, name: str, args: list[str]) -> int:
     if args and args[0] == "-l":
         _out(sh, " ".join(SIGNALS[1:]) + "\n")
         return 0
-    pids = [a for a in args if not a.startswith("-")]
+    sig = "TERM"
+    if args and args[0] in ("-s", "-n") and len(args) > 1:
+        spec, args = args[1], args[2:]
+    elif args and args[0].startswith("-") and args[0] != "--" and len(args[0]) > 1:
+        spec, args = args[0][1:], args[1:]
+    else:
+        spec = ""
+    if spec:
+        found = _sig_name(spec)
+        if found is None or found in ("EXIT", "ERR", "DEBUG", "RETURN"):
+            sh.err(f"kill: {spec}: invalid signal specification")
+            return 1
+        sig = found
+    pids = [a for a in args if a != "--"]
     status = 0
     for p in pids:
+        if p in sh.ctx.shells:  # a shell of this run (its $$): it acts between commands
+            sh.ctx.signals.setdefault(p, []).append(sig)
+            continue
         try:
             pid = int(p.lstrip("%"))
         except ValueError:
@@ -853,7 +873,7 @@ def b_kill(sh: Shell, name: str, args: list[str]) -> int:
             sh.err(f"kill: ({pid}) - No such process")
             status = 1
             continue
-        if job.cancel is not None:
+        if job.cancel is not None and sig in _TERMINATING:
             job.cancel.cancel("killed")
     return status
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var
+from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var, new_pid
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
@@ -151,6 +151,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         data = stdin.read() if stdin is not None else b""
         source = data.decode("utf-8", "surrogateescape")
     st = new_state(env, sh.state.cwd, script_name)
+    st.bashpid = new_pid()
+    st.globals["$$"] = Var(str(st.bashpid), set())  # a new shell process: a pid of its own
     try:
         lvl = int(env.get("SHLVL", "1"))
     except ValueError:
@@ -166,6 +168,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         if k in st.shopt:
             st.shopt[k] = v
     child = Shell(sh.ctx, st, dict(fds))
+    child.become_main()  # takes the signals sent to its own $$
     child.source_name = script_name if command is None else name
     child.interactive_c = command is not None
     child.extra_flags = ("i" if interactive else "") + (
@@ -183,3 +186,5 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         return child.run_toplevel(source)
     except ExitShell as e:
         return e.status
+    finally:
+        sh.ctx.shells.discard(st.get_plain("$$") or "")

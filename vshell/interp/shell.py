@@ -91,6 +91,8 @@ class RunContext:
     parse_failed: bool = False
     parse_error_message: str = ""
     last_not_found: bool = False
+    signals: dict[str, list[str]] = field(default_factory=dict)  # `kill -SIG PID` by $$
+    shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
 
 
 Fds = dict[int, Any]
@@ -179,8 +181,32 @@ class Shell:
 
     _in_ps4 = False
 
+    is_main = False  # the shell `$$` names: it takes the signals `kill` sends to `$$`
+
+    def become_main(self) -> None:
+        """Make this the shell of a (virtual) process: ``kill -SIG $$`` reaches it."""
+        self.is_main = True
+        self.ctx.shells.add(self.state.get_plain("$$") or "")
+
     def check(self) -> None:
         self.ctx.cancel.check()
+        if self.ctx.signals and self.is_main and not self._trap_running:
+            queue = self.ctx.signals.get(self.state.get_plain("$$") or "")
+            if queue:
+                self._take_signals(queue)
+
+    def _take_signals(self, queue: list[str]) -> None:
+        """Act on signals sent to ``$$``, between commands as bash does: run the trap, do
+        nothing if ignored (by ``trap '' SIG`` or by default), else die of the signal."""
+        from vshell.interp.builtins_core import IGNORED_BY_DEFAULT, SIGNALS
+
+        while queue:
+            sig = queue.pop(0)
+            handler = self.state.traps.get(sig)
+            if handler:
+                self.run_trap(sig, self.state.last_status)
+            elif handler is None and sig not in IGNORED_BY_DEFAULT:
+                raise ExitShell(128 + SIGNALS.index(sig))
 
     # --- running source ----------------------------------------------------------------
     def run_source(self, source: str, *, name: str | None = None, top: bool = True) -> int:

@@ -44,6 +44,11 @@ class Var:
 
 
 _PIDS = itertools.count(5000)
+
+
+def new_pid() -> int:
+    """A process id for a subshell or a new shell (vshell starts no processes)."""
+    return next(_PIDS)
 _CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
 # An internal attribute (never printed): a prefix binding like ``x=1 f``.  ``local x``
 # without a value copies such a binding's value, as bash's make_local_variable does.
@@ -228,7 +233,7 @@ class ShellState:
         new.call_stack = list(self.call_stack)
         new.function_files = dict(self.function_files)
         new.random = random.Random(self.random.random())
-        new.bashpid = next(_PIDS)
+        new.bashpid = new_pid()
         return new
 
     # --- lookup ------------------------------------------------------------------
