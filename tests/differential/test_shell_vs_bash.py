@@ -176,6 +176,9 @@ SCRIPTS = [
     " kill -URG $$; { sleep 0.05; echo child; } & kill -URG $!; wait; echo w=$?; trap - URG;"
     " kill -URG $$; echo still; sh -c 'echo in; kill -s TERM $$; echo no'; echo inner=$?;"
     " test $$ != \"$(sh -c 'echo $$')\" && echo own-pid",
+    # declaration builtins: arguments expand before the builtin (and its prefix bindings)
+    "unset a; declare a=1 b=$a; echo \"[$b]\"; f() { local c=2 d=$c; echo \"[$d]\"; }; f;"
+    " FOO=foo export v=$FOO; echo \"[$v]\"; readonly r=1; r=2 echo run; echo $?; r=2 true; echo $?",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

@@ -215,6 +215,11 @@ def _split_decl(arg: object) -> tuple[str, str | None, bool, str | None]:
 
 
 def _expand_value(sh: Shell, arg: object, value: str) -> str:
+    """The value of a ``name=value`` argument: as the command line expanded it, when it was
+    a word of the command (see ``interp.simple._DeclArg``)."""
+    expanded = getattr(arg, "expanded", None)
+    if expanded is not None:
+        return expanded
     if getattr(arg, "raw", None) is not None:
         return sh.expander.word(value, assign=True)
     return value

@@ -103,7 +103,12 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
             raw = w.raw
             eq = _assignment_split(raw)
             if eq is not None:
-                out.append(_DeclArg(raw, eq))  # type: ignore[arg-type]
+                value = raw[eq + 1:]
+                # bash expands every argument before the builtin runs (so `a=1 b=$a` sees
+                # the old a, and prefix bindings are not in place yet); a compound
+                # `(…)` value is left to the builtin
+                expanded = None if value.startswith("(") else ex.word(value, assign=True)
+                out.append(_DeclArg(raw, eq, expanded))  # type: ignore[arg-type]
             else:
                 out.extend(ex.words([raw]))
         return out
@@ -111,15 +116,18 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
 
 
 class _DeclArg(str):
-    """A ``name=value`` argument of declare/local/export, expanded later by the builtin."""
+    """A ``name=value`` argument of declare/local/export: its raw text, where the ``=`` is,
+    and the value already expanded (None for a compound ``(…)`` the builtin expands)."""
 
     raw: str
     eq: int
+    expanded: str | None
 
-    def __new__(cls, raw: str, eq: int) -> _DeclArg:
+    def __new__(cls, raw: str, eq: int, expanded: str | None = None) -> _DeclArg:
         obj = super().__new__(cls, raw)
         obj.raw = raw
         obj.eq = eq
+        obj.expanded = expanded
         return obj
 
 
@@ -270,6 +278,11 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
             if a.array is not None or a.index is not None:
                 continue
             value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
+            current = st.lookup(a.name)
+            if current is not None and "r" in current.attrs:
+                # bash: a message, no binding, and the command runs all the same
+                sh.err(f"{a.name}: readonly variable")
+                continue
             if a.append:
                 value = (st.get(a.name) or "") + value
             out[a.name] = value
@@ -305,7 +318,9 @@ def _xtrace(sh: Shell, cmd: ast.SimpleCommand, argv: list[str]) -> None:
                 k = w.eq + 1  # type: ignore[attr-defined]
                 value = raw[k:]
                 if not value.startswith("("):
-                    w = raw[:k] + sh.expander.word(value, assign=True)
+                    expanded = getattr(w, "expanded", None)
+                    w = raw[:k] + (expanded if expanded is not None
+                                   else sh.expander.word(value, assign=True))
             shown.append(xtrace_quote(str(w)))
         lines.append(prefix + " ".join(shown))
     sh.write_err("".join(line + "\n" for line in lines))
