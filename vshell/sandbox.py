@@ -273,7 +273,7 @@ class Sandbox:
 
     def exec(
         self,
-        script: str,
+        script: str | bytes,
         *,
         stdin: bytes | IO[bytes] | None = None,
         timeout: float | None = None,
@@ -290,6 +290,12 @@ class Sandbox:
         if self._closed:
             return Result(Outcome.INTERNAL, 125, b"", b"vshell: sandbox is closed\n",
                           error=RuntimeError("sandbox is closed"))
+        if isinstance(script, (bytes, bytearray)):  # a script read from a file, say
+            script = bytes(script).decode("utf-8", "surrogateescape")
+        if not isinstance(script, str):
+            message = f"script must be str or bytes, not {type(script).__name__}"
+            return Result(Outcome.INVALID, 2, b"", f"vshell: {message}\n".encode(),
+                          error=TypeError(message))
         if not self._lock.acquire(blocking=False):
             if threading.current_thread().name.startswith("vshell-"):
                 return Result(Outcome.UNSUPPORTED, 126, b"",
@@ -311,7 +317,7 @@ class Sandbox:
         finally:
             self._lock.release()
 
-    async def aexec(self, script: str, *, stdin: bytes | None = None,
+    async def aexec(self, script: str | bytes, *, stdin: bytes | None = None,
                     timeout: float | None = None) -> Result:
         """``exec`` for asyncio; cancelling the awaiting task cancels the run."""
         import asyncio

@@ -189,3 +189,16 @@ def test_readme_example_runs() -> None:
     code = m.group(1)
     ns: dict[str, object] = {}
     exec(compile(code, "README.md", "exec"), ns)  # noqa: S102 - our own README
+
+
+def test_script_types() -> None:
+    """bytes are decoded (UTF-8, undecodable bytes kept); anything else is INVALID, not a
+    Python error."""
+    with Sandbox() as sb:
+        r = sb.exec(b"printf '%s' \xff | od -An -tx1")
+        assert (r.outcome, r.stdout) == (Outcome.COMPLETED, b" ff\n")
+        for bad in (None, 123, ["echo"]):
+            r = sb.exec(bad)  # type: ignore[arg-type]
+            assert (r.outcome, r.exit_code) == (Outcome.INVALID, 2)
+            assert r.stderr.startswith(b"vshell: script must be str or bytes, not ")
+            assert isinstance(r.error, TypeError)
