@@ -7,7 +7,8 @@ vshell declares some fifty record classes on its start-up path alone.  :func:`re
 the same generated ``__init__`` (compiled on the class's first instance), ``__repr__``,
 ``__eq__`` (and, when frozen, ``__hash__`` and immutability), ``__match_args__`` and the
 ``__post_init__`` call, and :func:`replace`, :func:`fields` and :func:`is_record` — nothing
-else (no ordering, no slots, no keyword-only fields).
+else (no ordering, no slots, no keyword-only fields).  To :mod:`dataclasses` itself a record
+looks like a dataclass (``is_dataclass``, ``asdict``, ``replace`` work on it).
 """
 
 from __future__ import annotations
@@ -140,6 +141,29 @@ def _frozen_delattr(self: Any, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
+class _DataclassFields:
+    """``__dataclass_fields__``, built on first use: ``dataclasses.is_dataclass``, ``fields``,
+    ``asdict`` and ``replace`` then work on records (hosts may serialize a Result that
+    way), and only a host that asks pays for importing :mod:`dataclasses`."""
+
+    def __get__(self, obj: Any, owner: type) -> dict[str, Any]:
+        import dataclasses
+
+        built = {}
+        for f in owner.__record_fields__:  # type: ignore[attr-defined]
+            kwargs: dict[str, Any] = {}
+            if f.default_factory is not _MISSING:
+                kwargs["default_factory"] = f.default_factory
+            elif f.default is not _MISSING:
+                kwargs["default"] = f.default
+            spec = dataclasses.field(repr=f.repr, compare=f.compare, **kwargs)
+            spec.name = f.name
+            spec._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
+            built[f.name] = spec
+        type.__setattr__(owner, "__dataclass_fields__", built)
+        return built
+
+
 def _build(cls: type[T], frozen: bool) -> type[T]:
     if not frozen and any(b.__dict__.get("__record_frozen__") for b in cls.__mro__[1:]):
         raise TypeError("cannot inherit non-frozen record from a frozen one")
@@ -153,6 +177,7 @@ def _build(cls: type[T], frozen: bool) -> type[T]:
     fields = list(inherited.values())
     cls.__record_fields__ = tuple(fields)  # type: ignore[attr-defined]
     cls.__match_args__ = tuple(f.name for f in fields)  # type: ignore[attr-defined]
+    type.__setattr__(cls, "__dataclass_fields__", _DataclassFields())
     own = cls.__dict__
     if "__init__" not in own:
         cls.__init__ = _deferred_init(cls, fields, frozen)  # type: ignore[misc]

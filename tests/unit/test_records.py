@@ -103,3 +103,19 @@ def test_explicit_methods_are_kept() -> None:
     assert repr(Custom(1)) == "custom"
     assert Custom(1) == Custom(2)
     assert isinstance(hash(Custom(1)), int)
+
+
+def test_records_look_like_dataclasses_to_dataclasses() -> None:
+    """Hosts may treat vshell's API objects as dataclasses (asdict for JSON, replace)."""
+    from vshell import HostMount, Sandbox
+
+    with Sandbox() as sb:
+        res = sb.exec("echo hi")
+    assert dataclasses.is_dataclass(res)
+    as_dict = dataclasses.asdict(res)
+    assert (as_dict["stdout"], as_dict["exit_code"]) == (b"hi\n", 0)
+    mount = HostMount("/tmp", "/t")
+    assert dataclasses.replace(mount, readonly=True) == HostMount("/tmp", "/t", readonly=True)
+    _, point = _pair()
+    assert [f.name for f in dataclasses.fields(point)] == ["x", "y", "tags", "note"]
+    assert dataclasses.asdict(point(1)) == {"x": 1, "y": 0, "tags": [], "note": ""}
