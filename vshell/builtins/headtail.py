@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from typing import IO
 
 from vshell.builtins import _textio as tio
@@ -110,19 +111,11 @@ def head(inv: Invocation) -> int:
         if f is None:
             status = 1
             continue
-        try:
-            if mode == "b" or mode == "c":
-                _head_bytes(inv, f, count, allbut)
-            else:
-                _head_lines(inv, f, count, allbut, delim)
-        except IsADirectoryError:
-            inv.error(f"error reading {tio.aquote(name)}: Is a directory")
-            status = 1
-        except OSError as e:
-            inv.error(f"error reading {tio.aquote(name)}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
+        if mode == "b" or mode == "c":
+            ok = _copy_part(inv, name, f, lambda f: _head_bytes(inv, f, count, allbut))
+        else:
+            ok = _copy_part(inv, name, f, lambda f: _head_lines(inv, f, count, allbut, delim))
+        status = status if ok else 1
     return status
 
 
@@ -242,20 +235,28 @@ def tail(inv: Invocation) -> int:
             if mode == "c" and _is_dir(inv, name):
                 return 1  # GNU's tail -c gives up at a directory
             continue
-        try:
-            if mode == "c":
-                _tail_bytes(inv, f, count, from_start)
-            else:
-                _tail_lines(inv, f, count, from_start, delim)
-        except IsADirectoryError:
-            inv.error(f"error reading {tio.aquote(name)}: Is a directory")
-            status = 1
-        except OSError as e:
-            inv.error(f"error reading {tio.aquote(name)}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
+        if mode == "c":
+            ok = _copy_part(inv, name, f, lambda f: _tail_bytes(inv, f, count, from_start))
+        else:
+            ok = _copy_part(inv, name, f, lambda f: _tail_lines(inv, f, count, from_start, delim))
+        status = status if ok else 1
     return status
+
+
+def _copy_part(inv: Invocation, name: str, f: IO[bytes], copy: Callable[[IO[bytes]], None]
+               ) -> bool:
+    """Run head's or tail's copy over one open operand; a read error is reported GNU's way
+    (False), and the operand is closed either way."""
+    try:
+        copy(f)
+        return True
+    except IsADirectoryError:
+        inv.error(f"error reading {tio.aquote(name)}: Is a directory")
+    except OSError as e:
+        inv.error(f"error reading {tio.aquote(name)}: {tio.strerror(e)}")
+    finally:
+        tio.close_input(inv, f)
+    return False
 
 
 def _tail_bytes(inv: Invocation, f: IO[bytes], n: int, from_start: bool) -> None:
