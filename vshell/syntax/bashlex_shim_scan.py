@@ -34,33 +34,29 @@ def skip_single(src: str, i: int) -> int:
     return j + 1
 
 
-def skip_ansi(src: str, i: int) -> int:
-    """``i`` is just after ``$'``; backslash escapes the next character."""
+def _skip_to(src: str, i: int, close: str, eof_at: int | None = None) -> int:
+    """The index after the first unescaped ``close`` from ``i`` (a backslash escapes the
+    next character); ScanEOF at ``eof_at`` (default: where the scan stopped) if none."""
     n = len(src)
     while i < n:
         c = src[i]
         if c == "\\":
             i += 2
             continue
-        if c == "'":
+        if c == close:
             return i + 1
         i += 1
-    raise ScanEOF("'", i)
+    raise ScanEOF(close, i if eof_at is None else eof_at)
+
+
+def skip_ansi(src: str, i: int) -> int:
+    """``i`` is just after ``$'``; backslash escapes the next character."""
+    return _skip_to(src, i, "'")
 
 
 def skip_backquote(src: str, i: int) -> int:
     """``i`` is just after an opening backquote."""
-    n = len(src)
-    start = i - 1
-    while i < n:
-        c = src[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "`":
-            return i + 1
-        i += 1
-    raise ScanEOF("`", start)
+    return _skip_to(src, i, "`", i - 1)
 
 
 def skip_double(src: str, i: int) -> int:
