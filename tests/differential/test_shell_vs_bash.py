@@ -179,6 +179,14 @@ SCRIPTS = [
     # declaration builtins: arguments expand before the builtin (and its prefix bindings)
     "unset a; declare a=1 b=$a; echo \"[$b]\"; f() { local c=2 d=$c; echo \"[$d]\"; }; f;"
     " FOO=foo export v=$FOO; echo \"[$v]\"; readonly r=1; r=2 echo run; echo $?; r=2 true; echo $?",
+    # the directory stack
+    "b=$(pwd); mkdir -p a b c; { pushd a; pushd ../b; pushd ../c; dirs; pushd +1; pushd -0;"
+    " dirs +1; dirs -1; pushd +9; echo s=$?; popd +1; popd -1; pushd -n /; popd -n; dirs -v;"
+    " pushd -z; echo s=$?; popd zzz; echo s=$?; dirs -z; echo s=$?; popd; popd; echo s=$?; }"
+    " 2>&1 | sed \"s#$b#B#g; s/^[a-z]*: line [0-9]*: //\"",
+    # GLOBIGNORE with bracket classes; declare -a of a quoted compound value
+    "touch _t.py p.toml 2023.log .env 'h s.doc'; GLOBIGNORE=[[:alnum:]]*; echo *.*;"
+    " GLOBIGNORE=*[[:space:]]*:*.py; echo *.*; unset GLOBIGNORE; declare -a 'x=(5 6)'; echo ${#x[@]}",
     # the call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO and caller, in -c and in a file
     "f() { echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller; }; f; caller;"
     " echo $?",

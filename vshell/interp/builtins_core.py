@@ -242,19 +242,81 @@ def b_pwd(sh: Shell, name: str, args: list[str]) -> int:
     return 0
 
 
+_DIR_USAGE = {
+    "pushd": "pushd [-n] [+N | -N | dir]",
+    "popd": "popd [-n] [+N | -N]",
+    "dirs": "dirs [-clpv] [+N] [-N]",
+}
+
+
+def _dir_args(sh: Shell, name: str, args: list[str], flags: str
+              ) -> tuple[set[str], int | None, str | None] | int:
+    """Parse pushd/popd/dirs arguments: (flags, stack index of +N/-N, other operand), or
+    the status of a usage error (bash's messages)."""
+    seen: set[str] = set()
+    index: int | None = None
+    operand: str | None = None
+    items = 1 + len(sh.state.dir_stack)
+    rest = list(args)
+    while rest:
+        a = rest.pop(0)
+        if a == "--":
+            if rest:
+                operand = rest.pop(0)
+            break
+        if len(a) > 1 and a[0] in "+-" and a[1:].isdigit():
+            n = int(a[1:])
+            index = n if a[0] == "+" else items - 1 - n
+            if not 0 <= index < items:
+                sh.err(f"{name}: {a}: directory stack index out of range")
+                return 1
+            continue
+        if a.startswith("-") and len(a) > 1:
+            if all(c in flags for c in a[1:]):
+                seen |= set(a[1:])
+                continue
+            sh.err(f"{name}: {a}: invalid number")
+            sh.write_err(f"{name}: usage: {_DIR_USAGE[name]}\n")
+            return 2
+        if name != "pushd":
+            sh.err(f"{name}: {a}: invalid argument")
+            sh.write_err(f"{name}: usage: {_DIR_USAGE[name]}\n")
+            return 2
+        operand = a
+    return seen, index, operand
+
+
 def b_pushd(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
-    if not args:
+    parsed = _dir_args(sh, "pushd", args, "n")
+    if isinstance(parsed, int):
+        return parsed
+    flags, index, operand = parsed
+    items = [st.cwd] + st.dir_stack
+    if index is not None:  # rotate so that entry N is on top
+        rotated = items[index:] + items[:index]
+        if "n" not in flags and b_cd(sh, "cd", [rotated[0]]) != 0:
+            return 1
+        st.dir_stack[:] = rotated[1:]
+    elif operand is None:
         if not st.dir_stack:
             sh.err("pushd: no other directory")
             return 1
         top = st.dir_stack[0]
-        st.dir_stack[0] = st.cwd
-        if b_cd(sh, "cd", [top]) != 0:
-            return 1
+        if "n" in flags:
+            st.dir_stack[0:1] = []
+            st.dir_stack.insert(0, top)
+        else:
+            st.dir_stack[0] = st.cwd
+            if b_cd(sh, "cd", [top]) != 0:
+                return 1
+    elif "n" in flags:
+        from vshell.interp.redirect import _abspath
+
+        st.dir_stack.insert(0, _abspath(sh, operand))
     else:
         old = st.cwd
-        if b_cd(sh, "cd", [args[0]]) != 0:
+        if b_cd(sh, "cd", [operand]) != 0:
             return 1
         st.dir_stack.insert(0, old)
     return b_dirs(sh, "dirs", [])
@@ -262,12 +324,21 @@ def b_pushd(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_popd(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
+    parsed = _dir_args(sh, "popd", args, "n")
+    if isinstance(parsed, int):
+        return parsed
+    flags, index, _ = parsed
     if not st.dir_stack:
         sh.err("popd: directory stack empty")
         return 1
-    top = st.dir_stack.pop(0)
-    if b_cd(sh, "cd", [top]) != 0:
-        return 1
+    if index is None:
+        index = 1 if "n" in flags else 0
+    if index == 0:
+        if b_cd(sh, "cd", [st.dir_stack[0]]) != 0:
+            return 1
+        st.dir_stack.pop(0)
+    else:
+        del st.dir_stack[index - 1]
     return b_dirs(sh, "dirs", [])
 
 
@@ -275,10 +346,17 @@ def b_dirs(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
     home = st.get("HOME") or ""
     items = [st.cwd] + st.dir_stack
+    parsed = _dir_args(sh, "dirs", args, "clpv")
+    if isinstance(parsed, int):
+        return parsed
+    flags, index, _ = parsed
+    args = [f"-{c}" for c in flags]
     if "-c" in args:
         st.dir_stack.clear()
         return 0
     long = "-l" in args
+    if index is not None:
+        items = [items[index]]
 
     def show(d: str) -> str:
         if not long and home not in ("", "/") and (d == home or d.startswith(home + "/")):

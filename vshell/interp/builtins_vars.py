@@ -490,7 +490,9 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
     if value is not None:
         if "n" in v.attrs:
             v.value = ref_target if ref_target is not None else _expand_value(sh, arg, value)
-        elif value.startswith("(") and getattr(arg, "raw", None) is not None and index is None:
+        elif value.startswith("(") and index is None and (
+                getattr(arg, "raw", None) is not None
+                or ({"a", "A"} & add and value.endswith(")"))):  # bash: `declare -a 'x=(1 2)'`
             _assign_compound(sh, nm, value, append=append, local=local,
                              assoc="A" in v.attrs)
         elif index is not None:
