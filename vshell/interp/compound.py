@@ -190,6 +190,7 @@ def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
     status = 0
     sh.loop_depth += 1
     try:
+        sh.state.lineno = cmd.line
         if cmd.init.strip():
             _arith_eval(sh, cmd.init)
         while True:
@@ -202,6 +203,7 @@ def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
                 status = 0
                 break
             if cmd.step.strip():
+                sh.state.lineno = cmd.line
                 _arith_eval(sh, cmd.step)
     except ShellError as e:
         sh.err(e.message)

@@ -542,12 +542,24 @@ class Shell:
             else:
                 sh = self.child(fds)
             shells.append(sh)
+        debug = "DEBUG" in self.state.traps
+
+        def debug_before(i: int) -> None:
+            """bash runs the DEBUG trap in the parent before it starts a simple command."""
+            cmd = pl.commands[i]
+            if debug and isinstance(cmd, ast.SimpleCommand) and shells[i].state is not self.state:
+                if not self.state.lineno_frozen:
+                    self.state.lineno = cmd.line
+                self.debug_trap()
+
         for i in range(n - 1):
+            debug_before(i)
             t = threading.Thread(target=stage, args=(i, shells[i]), daemon=True,
                                  name="vshell-stage")
             threads.append(t)
             t.start()
         try:
+            debug_before(n - 1)
             stage(n - 1, shells[n - 1])
         finally:
             for t in threads:
