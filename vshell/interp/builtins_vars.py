@@ -476,6 +476,7 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
         v.value = {} if v.value is None else {0: v.value}
     ref_target: str | None = None
     if "n" in add:
+        st.namerefs_used = True
         ref_target = _expand_value(sh, arg, value) if value is not None else (
             v.value if isinstance(v.value, str) else None)
         if ref_target and not _NAMEREF_TARGET.fullmatch(ref_target):

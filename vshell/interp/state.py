@@ -195,6 +195,7 @@ class ShellState:
         self.dir_stack: list[str] = []
         self.source_stack: list[str] = []
         self.call_stack: list[CallEntry] = []
+        self.namerefs_used = False  # set by the first `declare -n`: lookups skip refs till then
         self.function_files: dict[str, str] = {}  # function name -> the file defining it
         self.main_file: str | None = None  # the script file being run (None: -c, the API)
         self.umask = 0o022
@@ -296,6 +297,8 @@ class ShellState:
 
     def resolve_name(self, name: str) -> str:
         """Follow namerefs: the name a variable access really means."""
+        if not self.namerefs_used:
+            return name
         seen = 0
         while seen < 10:
             _, v = self._find(name)
@@ -387,15 +390,16 @@ class ShellState:
             base, _, sub = name[:-1].partition("[")
             self.set_element(base, sub, value, append=append)
             return
-        _, own = self._find(name)
-        if own is not None and "n" in own.attrs and not own.value and not local:
-            own.value = value  # a nameref with no target yet: the value names the target
-            return
-        target = self.resolve_name(name)
-        if target != name and "[" in target and target.endswith("]"):  # a ref to an element
-            base, _, sub = target[:-1].partition("[")
-            self.set_element(base, sub, value, append=append)
-            return
+        if self.namerefs_used:
+            _, own = self._find(name)
+            if own is not None and "n" in own.attrs and not own.value and not local:
+                own.value = value  # a nameref with no target yet: the value names the target
+                return
+            target = self.resolve_name(name)
+            if target != name and "[" in target and target.endswith("]"):  # an element ref
+                base, _, sub = target[:-1].partition("[")
+                self.set_element(base, sub, value, append=append)
+                return
         scope, name = self._target(name, local=local)
         if name in ("SHELLOPTS", "BASHOPTS"):
             raise ShellError(f"{name}: readonly variable")
