@@ -72,6 +72,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "find": (_B + "find:run", "search for files in a directory hierarchy"),
     "xargs": (_B + "xargs:run", "build and execute command lines from standard input"),
     "expr": (_B + "expr:run", "evaluate expressions"),
+    "bc": (_B + "bc:run", "an arbitrary precision calculator language"),
     "date": (_B + "date:run", "print the system date and time"),
     "env": (_B + "env:run", "run a program in a modified environment"),
     "which": (_B + "which:run", "locate a command"),
