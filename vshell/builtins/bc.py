@@ -14,6 +14,7 @@ e``).  Output follows GNU: no leading zero (``.5``), 68 characters then ``\\``. 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal, localcontext
 
 from vshell.builtins._opts import parse
@@ -400,19 +401,21 @@ class _Parser:
             return ("assign", nxt[1], tok[1], self.assignment())
         return self.or_()
 
-    def or_(self) -> tuple:
-        left = self.and_()
-        while self.peek() == ("op", "||"):
+    def _chain(self, ops: tuple[str, ...], operand: Callable[[], tuple],
+               kind: str | None) -> tuple:
+        """A left-associative run of ``ops`` over ``operand``: (kind, l, r) or ("bin", op, l, r)."""
+        left = operand()
+        while (tok := self.peek()) is not None and tok[0] == "op" and tok[1] in ops:
             self.pos += 1
-            left = ("or", left, self.and_())
+            right = operand()
+            left = (kind, left, right) if kind else ("bin", tok[1], left, right)
         return left
 
+    def or_(self) -> tuple:
+        return self._chain(("||",), self.and_, "or")
+
     def and_(self) -> tuple:
-        left = self.not_()
-        while self.peek() == ("op", "&&"):
-            self.pos += 1
-            left = ("and", left, self.not_())
-        return left
+        return self._chain(("&&",), self.not_, "and")
 
     def not_(self) -> tuple:
         if self.peek() == ("op", "!"):
@@ -429,19 +432,10 @@ class _Parser:
         return left
 
     def additive(self) -> tuple:
-        left = self.term()
-        while (tok := self.peek()) is not None and tok in (("op", "+"), ("op", "-")):
-            self.pos += 1
-            left = ("bin", tok[1], left, self.term())
-        return left
+        return self._chain(("+", "-"), self.term, None)
 
     def term(self) -> tuple:
-        left = self.power()
-        while (tok := self.peek()) is not None and tok in (("op", "*"), ("op", "/"),
-                                                           ("op", "%")):
-            self.pos += 1
-            left = ("bin", tok[1], left, self.power())
-        return left
+        return self._chain(("*", "/", "%"), self.power, None)
 
     def power(self) -> tuple:
         base = self.unary()
