@@ -320,6 +320,25 @@ class _Signals:
             signal.signal(sig, old)
 
 
+# A C loop that never lets go of the interpreter (Python's ``re`` backtracking through a
+# pathological pattern, say) starves the thread that enforces --timeout.  The kernel does
+# not need the interpreter: SIGALRM, left at its default action, ends the process (status
+# 142) once the timeout and this grace have passed.  Only the one-shot CLI arms it.
+_WATCHDOG_GRACE = 5
+
+
+def _arm_watchdog(timeout: float | None) -> bool:
+    if not timeout or not hasattr(signal, "alarm"):
+        return False
+    try:
+        if signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None):
+            return False  # someone else owns SIGALRM (vshell as a library in a host)
+        signal.alarm(int(timeout) + _WATCHDOG_GRACE + 1)
+    except (ValueError, OSError):  # not the main thread
+        return False
+    return True
+
+
 def _run_script(sb, script: str, args: list[str], name: str | None) -> int:  # type: ignore[no-untyped-def]
     from vshell.command import CancelToken
     from vshell.result import Outcome
@@ -335,7 +354,12 @@ def _run_script(sb, script: str, args: list[str], name: str | None) -> int:  # t
     with _Signals() as sigs:
         token = CancelToken()
         sigs.token = token  # type: ignore[assignment]
-        res = sb.exec(script, stdin=stdin, stdout=out, stderr=err, cancel=token)
+        armed = _arm_watchdog(sb.timeout)
+        try:
+            res = sb.exec(script, stdin=stdin, stdout=out, stderr=err, cancel=token)
+        finally:
+            if armed:
+                signal.alarm(0)
     if res.truncated:
         sys.stderr.write(f"vshell: output truncated at {sb.output_limit} bytes\n")
     if sigs.received == signal.SIGTERM:

@@ -138,3 +138,15 @@ def _median_runtime(argv: list[str], n: int = 5) -> float:
         subprocess.run(argv, capture_output=True, timeout=30)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
+
+
+def test_watchdog_ends_a_run_stuck_in_c() -> None:
+    """Python's re backtracking through (a*)*b never yields the interpreter, so --timeout
+    cannot act; the CLI's SIGALRM watchdog ends the process shortly after instead."""
+    script = 'printf "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\\n" | grep -E "(a*)*b"; echo not-reached'
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-m", "vshell", "--timeout", "1", "-c", script],
+                       capture_output=True, timeout=60)
+    assert p.returncode == -signal.SIGALRM, (p.returncode, p.stderr)
+    assert b"not-reached" not in p.stdout
+    assert time.monotonic() - t0 < 30
