@@ -230,3 +230,22 @@ def test_grep_recursion_skips_vshell_devices():
     with Sandbox() as sb:
         res = sb.exec("grep -r x /dev; echo $?")
     assert (res.stdout, res.stderr) == (b"1\n", b"")
+
+
+NESTED = [("-E", "(a*)*b"), ("-E", "(a+)+b"), ("-E", "(a*)+b"), ("-E", "(a+)*b"), ("-E", "a**b"),
+          ("-E", "((a+)*)+c"), ("-E", "(a*)*\\1x"), ("-G", "\\(a*\\)*b"), ("-G", "a**")]
+
+
+@pytest.mark.parametrize("flag,pattern", NESTED, ids=[p for _, p in NESTED])
+def test_nested_repeats_are_linear_and_like_gnu(tmp_path, flag, pattern):
+    """`(a*)*b` on a run of a's made Python's re backtrack exponentially (minutes, holding the
+    interpreter so no timeout could act); the translator now writes one repeat."""
+    import subprocess
+    import sys
+
+    data = b"a" * 40 + b"\nxab\nb\naac\naaxaax\n\n"
+    want = run_gnu(tmp_path, ["grep", flag, "-n", pattern], data)
+    p = subprocess.run([sys.executable, "-m", "vshell", "--timeout", "20", "-c",
+                        f"grep {flag} -n '{pattern}'"], input=data, capture_output=True,
+                       timeout=60)
+    assert (p.returncode, p.stdout) == (want.status, want.stdout)

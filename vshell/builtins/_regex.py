@@ -210,6 +210,7 @@ class _Atom:
     width: int | None = None  # fixed width in characters, if known
     quantified: bool = False
     anchor: bool = False
+    closure: str | None = None  # "star": matches L* for some L; "plus": L+
 
 
 @record
@@ -491,7 +492,9 @@ class _Translator:
         self.closed.add(cur.group)
         outer = stack.pop()
         width = self.frame_width(cur)
-        outer.atoms.append(_Atom(f"({inner})", width=width))
+        only = cur.atoms[0] if not cur.branches and len(cur.atoms) == 1 else None
+        closure = only.closure if only is not None else None
+        outer.atoms.append(_Atom(f"({inner})", width=width, closure=closure))
         return outer
 
     @staticmethod
@@ -540,10 +543,20 @@ class _Translator:
         atom = cur.atoms[-1]
         if atom.quantified and self.strict and not self.ere:
             raise RegexError(BADRPT)
+        if q in ("*", "+") and atom.closure is not None:
+            # `(X*)*`, `(X+)+`, `X**`, `((X+)*)+`: repeating what already matches L* (or
+            # L+) matches the same strings, but a backtracking matcher tries every way of
+            # splitting a run — exponential time, during which Python's re never yields
+            # the interpreter.  Keep the one repeat; a group still captures the whole run,
+            # as POSIX's longest first iteration does.
+            if q == "*" and atom.closure == "plus":
+                cur.atoms[-1] = _Atom(f"(?:{atom.src})?", quantified=True, closure="star")
+            return
         src = atom.src
         if atom.quantified or atom.anchor:
             src = f"(?:{src})"
-        cur.atoms[-1] = _Atom(src + q, quantified=True)
+        closure = {"*": "star", "+": "plus"}.get(q)
+        cur.atoms[-1] = _Atom(src + q, quantified=True, closure=closure)
 
     def interval_spec(self, bre: bool) -> tuple[int, int | None] | None:
         """Parse ``m,n}`` (or ``m,n\\}``) after the brace; None = not an interval (ERE)."""
