@@ -186,7 +186,8 @@ SCRIPTS = [
     " 2>&1 | sed \"s#$b#B#g; s/^[a-z]*: line [0-9]*: //\"",
     # GLOBIGNORE with bracket classes; declare -a of a quoted compound value
     "touch _t.py p.toml 2023.log .env 'h s.doc'; GLOBIGNORE=[[:alnum:]]*; echo *.*;"
-    " GLOBIGNORE=*[[:space:]]*:*.py; echo *.*; unset GLOBIGNORE; declare -a 'x=(5 6)'; echo ${#x[@]}",
+    " GLOBIGNORE=*[[:space:]]*:*.py; echo *.*; unset GLOBIGNORE; declare -a 'x=(5 6)';"
+    " echo ${#x[@]}",
     # DEBUG before each simple command of a pipeline (run by the parent), and for (( ))
     "trap 'echo dbg $LINENO' DEBUG\nfalse | false\n{ echo a; } | cat\nfor ((i=0; i<2; i++)); do\n"
     ":\ndone\ntrap - DEBUG",
