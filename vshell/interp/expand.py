@@ -300,8 +300,7 @@ class Expander:
         character and then splits the result, so with ``IFS=x`` an empty element before
         another still makes a field.  Where nothing is split, ``$*`` joins with that
         character and ``$@`` with a space.  With IFS null the elements stay separate."""
-        ifs = self.sh.state.get("IFS")
-        sep = " " if ifs is None else ifs[:1]
+        sep = self._ifs_first()
         if nosplit:
             if "*" not in (p.name, p.index):
                 return segs

@@ -17,7 +17,7 @@ from typing import Any
 
 from vshell.interp.pattern import compile_pattern, has_magic, match, unescape
 
-__all__ = ["glob_expand"]
+__all__ = ["glob_expand", "split_globignore"]
 
 
 def glob_expand(
@@ -196,3 +196,31 @@ def _is_symlink(entry: Any) -> bool:
         return bool(fn()) if fn is not None else False
     except (OSError, ValueError):
         return False
+
+
+def split_globignore(value: str) -> list[str]:
+    """GLOBIGNORE's patterns: colon-separated, but a colon inside ``[…]`` (``[[:alpha:]]``)
+    belongs to the bracket expression."""
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    i = 0
+    while i < len(value):
+        c = value[i]
+        if c == "\\" and i + 1 < len(value):
+            cur.append(value[i:i + 2])
+            i += 2
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]" and depth:
+            depth -= 1
+        elif c == ":" and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            i += 1
+            continue
+        cur.append(c)
+        i += 1
+    out.append("".join(cur))
+    return [p for p in out if p]

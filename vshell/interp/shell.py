@@ -98,33 +98,6 @@ class RunContext:
 Fds = dict[int, Any]
 
 
-def _split_globignore(value: str) -> list[str]:
-    """GLOBIGNORE's patterns: colon-separated, but a colon inside ``[…]`` (``[[:alpha:]]``)
-    belongs to the bracket expression."""
-    out: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    i = 0
-    while i < len(value):
-        c = value[i]
-        if c == "\\" and i + 1 < len(value):
-            cur.append(value[i:i + 2])
-            i += 2
-            continue
-        if c == "[":
-            depth += 1
-        elif c == "]" and depth:
-            depth -= 1
-        elif c == ":" and depth == 0:
-            out.append("".join(cur))
-            cur = []
-            i += 1
-            continue
-        cur.append(c)
-        i += 1
-    out.append("".join(cur))
-    return [p for p in out if p]
-
 SHELL_NAMES = ("sh", "bash", "vshell", "dash")
 
 # compound commands whose own status never triggers errexit: their inner commands did
@@ -729,7 +702,7 @@ class Shell:
         return ShellArithContext(self)
 
     def glob(self, pattern: str) -> list[str]:
-        from vshell.interp.glob import glob_expand
+        from vshell.interp.glob import glob_expand, split_globignore
 
         st = self.state
         ignore = st.get("GLOBIGNORE")
@@ -741,7 +714,7 @@ class Shell:
             extglob=st.shopt.get("extglob", False),
             nocaseglob=st.shopt.get("nocaseglob", False),
             globstar=st.shopt.get("globstar", False),
-            globignore=_split_globignore(ignore) if ignore else None,
+            globignore=split_globignore(ignore) if ignore else None,
         )
 
     def dash_flags(self) -> str:
