@@ -1,0 +1,7 @@
+"""The small languages every command shares: regex dialects, glob patterns, POSIX
+character classes, C escapes and GNU quoting of names.
+
+Dependency-free apart from the regex engine (RE2); nothing outside this package translates
+or matches a user's pattern.  Modules are imported directly (``from vshell.text import
+posix_class``) so that a command pays only for what it uses.
+"""
