@@ -2,6 +2,7 @@
 
 vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
        [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
+       [--memory-limit BYTES] [--max-jobs N]
        [--env NAME=VALUE|NAME]... [--cwd VPATH] [--history-file PATH] [--overlay DIR] [--try]
        [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
 vshell changes|diff|discard --overlay DIR;  vshell sync --overlay DIR [PATH...]
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 USAGE = """\
 usage: vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
               [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
+              [--memory-limit BYTES] [--max-jobs N]
               [--env NAME=VALUE|NAME]... [--cwd VPATH] [--history-file PATH]
               [--overlay DIR] [--try]
               [-c SCRIPT | FILE [ARG...]]
@@ -48,6 +50,11 @@ options:
   --memory-fs-limit BYTES   file data /tmp, memory mounts and copy-on-write changes may
                             hold together, e.g. 512M (default 1G; 0: no limit); past it
                             writes fail with "No space left on device"
+  --memory-limit BYTES      all the memory one run may hold: shell variables, captured
+                            output, pipes, in-memory files and every Python guest together
+                            (default 2G; 0: no limit); past it the command fails with
+                            "cannot allocate memory" and the shell goes on
+  --max-jobs N              background jobs running at once (default 64; 0: no limit)
   --env NAME=VALUE | NAME   set a variable, or copy NAME from the host environment
   --cwd VPATH               start in VPATH (default: the first mount, else /)
   --history-file PATH       REPL only: keep the line history in host file PATH across
@@ -88,6 +95,8 @@ class Options:
     timeout: float | None = 30.0
     output_limit: int = 4 * 1024 * 1024
     memory_fs_limit: int | None = 1 << 30
+    memory_limit: int | None = 2 << 30
+    max_jobs: int | None = 64
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     command: str | None = None
@@ -167,6 +176,10 @@ def parse_args(argv: list[str]) -> Options:
             o.output_limit = parse_size(value(name))
         elif name == "--memory-fs-limit":
             o.memory_fs_limit = parse_size(value(name)) or None
+        elif name == "--memory-limit":
+            o.memory_limit = parse_size(value(name)) or None
+        elif name == "--max-jobs":
+            o.max_jobs = _parse_count(name, value(name)) or None
         elif name == "--env":
             entry = value(name)
             k, eq, v = entry.partition("=")
@@ -234,6 +247,12 @@ def main(argv: list[str] | None = None) -> int:
         return 125
 
 
+def _parse_count(flag: str, text: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise UsageError(f"invalid {flag} value {text!r} (a whole number)")
+    return int(text)
+
+
 def build_sandbox(opts: Options) -> Sandbox:
     """The Sandbox the sandbox flags describe (shared by the shell and ``vshell mcp``)."""
     from vshell.sandbox import HostMount, Sandbox
@@ -246,6 +265,8 @@ def build_sandbox(opts: Options) -> Sandbox:
         timeout=opts.timeout,
         output_limit=opts.output_limit,
         memory_fs_limit=opts.memory_fs_limit,
+        memory_limit=opts.memory_limit,
+        max_jobs=opts.max_jobs,
         cwd=opts.cwd,
         overlay_dir=opts.overlay,
     )

@@ -22,6 +22,12 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
 _PROCSUB_GRACE = 1.0  # seconds a finished script waits for its process substitutions
 DEFAULT_MEMORY_FS_LIMIT = 1 << 30  # file data held by /tmp, memory mounts and cow overlays
+# Everything one sandbox holds: shell data, pipes, file data and its Python guests together.
+# Twice the default guest (1 GiB) or file data (1 GiB), so either can use its whole share
+# with room for the shell; small enough that a few runaway sandboxes do not take a 16 GiB
+# machine down.  The host's own overhead (the interpreter, caches, code) is not counted.
+DEFAULT_MEMORY_LIMIT = 2 << 30
+DEFAULT_MAX_JOBS = 64  # background jobs and process substitutions running at once
 MAX_NESTING = 8
 _GRACE = 0.5  # how long a stopped run may take to unwind before exec returns anyway
 
@@ -216,6 +222,8 @@ class Sandbox:
         block_private_addresses: bool = False,
         overlay_dir: str | os.PathLike[str] | None = None,
         memory_fs_limit: int | None = DEFAULT_MEMORY_FS_LIMIT,
+        memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+        max_jobs: int | None = DEFAULT_MAX_JOBS,
     ) -> None:
         if timeout is not None and timeout < 0:
             raise SandboxConfigError("timeout must be >= 0 (0 or None: no deadline)")
@@ -225,9 +233,17 @@ class Sandbox:
         self.output_limit = output_limit
         if memory_fs_limit is not None and memory_fs_limit < 0:
             raise SandboxConfigError("memory_fs_limit must be >= 0 (None: no limit)")
+        if memory_limit is not None and memory_limit < 0:
+            raise SandboxConfigError("memory_limit must be >= 0 (None: no limit)")
+        if max_jobs is not None and max_jobs < 0:
+            raise SandboxConfigError("max_jobs must be >= 0 (None: no limit)")
+        from vshell.interp.limits import JobSlots
         from vshell.vfs.memory import MemoryBudget
 
-        self.memory_budget = MemoryBudget(memory_fs_limit)
+        # one budget for all the sandbox holds; file data is a sub-budget of it
+        self.memory = MemoryBudget(memory_limit)
+        self.memory_budget = MemoryBudget(memory_fs_limit, parent=self.memory)
+        self._job_slots = JobSlots(max_jobs)
         self.fs = _build_vfs(mounts, deny, self.memory_budget)
         self._overlay_store = _open_overlay_store(self.fs, overlay_dir)
         self._commands = _validate_commands(commands)
@@ -241,7 +257,7 @@ class Sandbox:
                 validate_allow_list(self._allow_net)
             except ValueError as e:
                 raise SandboxConfigError(str(e)) from None
-        self._python = _PythonOptions(python_memory_limit)
+        self._python = _PythonOptions(python_memory_limit, self.memory)
         if cwd is None:
             cwd = _check_vpath(mounts[0].vpath) if mounts else "/"
         else:
@@ -256,6 +272,7 @@ class Sandbox:
         from vshell.interp.nested import new_state
 
         self._state = new_state(environment, cwd, script_name)
+        self._state.memory = self.memory
         self._lock = threading.Lock()
         self._closed = False
         self._active: CancelToken | None = None
@@ -440,6 +457,7 @@ class Sandbox:
             nested=lambda req: self._run_nested(req, ctx, sh),
         )
         ctx.nesting = self.nesting
+        ctx.job_slots = self._job_slots
         sh = Shell(ctx, self._state, {0: inp, 1: out, 2: err})
         sh.become_main()
         sh.source_name = self._state.script_name
@@ -462,6 +480,7 @@ class Sandbox:
                 worker.join(_GRACE)
                 break
         self._stop_jobs(ctx)
+        _close_extra_fds(sh, {0: inp, 1: out, 2: err})
         self._active = None
         self._state = sh.state  # exec may have replaced nothing, but keep the session's state
         self._exit_requested = getattr(sh, "exited", False)  # `exit` ran: the REPL stops
@@ -556,7 +575,9 @@ class Sandbox:
         child_ctx = RunContext(fs=self.fs, cancel=token, commands=self._commands, http=ctx.http,
                                python=ctx.python)
         child_ctx.nesting = ctx.nesting + 1
+        child_ctx.job_slots = ctx.job_slots
         state = new_state(env, d, "vshell")
+        state.memory = self.memory
         sh = Shell(child_ctx, state, {0: sio.NullInput(), 1: out, 2: err})
         child_ctx.nested = lambda r: self._run_nested(r, child_ctx, sh)
         box: dict[str, Any] = {}
@@ -578,6 +599,7 @@ class Sandbox:
                 t.join(_GRACE)
                 break
         self._stop_jobs(child_ctx)  # background jobs end with the child, as at top level
+        _close_extra_fds(sh, {0: sh.fds.get(0), 1: out, 2: err})
         reason = token.reason
         if reason is not None:  # as at top level: being stopped is the outcome
             oc = Outcome.TIMED_OUT if reason == "timeout" else Outcome.CANCELED
@@ -600,11 +622,26 @@ class Sandbox:
                       error=error)
 
 
-class _PythonOptions:
-    """What the ``python`` command reads from ``inv.python``."""
+def _close_extra_fds(sh: Any, standard: Mapping[int, Any]) -> None:
+    """Close what ``exec N<file`` left open when a run ends: no later run can reach those
+    descriptors, and an open file holds its memory (an unlinked one too) until closed."""
+    keep = {id(s) for s in standard.values()}
+    for stream in list(sh.fds.values()):
+        if id(stream) in keep:
+            continue
+        try:
+            stream.close()
+        except Exception:  # noqa: BLE001, S110 - a failing close must not fail the run
+            pass
 
-    def __init__(self, memory_limit: int | None) -> None:
+
+class _PythonOptions:
+    """What the ``python`` command reads from ``inv.python``: the per-guest cap, and the
+    sandbox's memory budget every guest's linear memory is charged to."""
+
+    def __init__(self, memory_limit: int | None, memory_budget: Any = None) -> None:
         self.memory_limit = memory_limit
+        self.memory_budget = memory_budget
 
 
 class _LazyHTTP:

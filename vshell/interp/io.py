@@ -11,6 +11,7 @@ from collections import deque
 from typing import IO, Any
 
 from vshell.command import Cancelled, CancelToken
+from vshell.interp import limits
 
 PIPE_CAPACITY = 1 << 20  # bytes buffered between two pipeline stages
 _TICK = 0.05
@@ -23,7 +24,11 @@ class Pipe:
     ``yes | head -1`` ends as soon as head is done.
     """
 
-    def __init__(self, cancel: CancelToken | None = None, capacity: int = PIPE_CAPACITY) -> None:
+    def __init__(self, cancel: CancelToken | None = None, capacity: int = PIPE_CAPACITY,
+                 budget: Any = None) -> None:
+        # a pipe that fills past limits.THRESHOLD holds its capacity from the sandbox's
+        # memory budget until its reader goes (one check per write, nothing for small data)
+        self._hold = limits.Hold(budget) if budget is not None else None
         self._chunks: deque[bytes] = deque()
         self._size = 0
         self._capacity = capacity
@@ -62,6 +67,11 @@ class Pipe:
                 piece = data[pos : pos + room] if (pos or n > room) else data
                 self._chunks.append(piece)
                 self._size += len(piece)
+                if self._size >= limits.THRESHOLD and self._hold is not None and \
+                        not self._hold.size and not self._hold.resize(self._capacity):
+                    self._chunks.pop()
+                    self._size -= len(piece)
+                    raise limits.memory_error(self._capacity, self._hold._budget)
                 pos += len(piece)
                 self._cond.notify_all()
         return n
@@ -143,6 +153,8 @@ class Pipe:
             self._chunks.clear()
             self._size = 0
             self._cond.notify_all()
+            if self._hold is not None:
+                self._hold.release()
 
 
 class PipeReader(io.RawIOBase):
@@ -254,20 +266,38 @@ class CappedSink(io.RawIOBase):
 
 
 class Collector(io.RawIOBase):
-    """A thread-safe in-memory writer (command substitution output)."""
+    """A thread-safe in-memory writer (command substitution output).
 
-    def __init__(self) -> None:
+    With a ``budget`` the capture is charged as it grows; once it may not grow, it is
+    dropped, every later write fails with ENOMEM and ``failed`` says what was refused."""
+
+    def __init__(self, budget: Any = None) -> None:
         super().__init__()
         self._buf = bytearray()
         self._lock = threading.Lock()
+        self._charge = limits.GrowingHold(budget)
+
+    @property
+    def failed(self) -> int:
+        return self._charge.failed
 
     def writable(self) -> bool:
         return True
 
     def write(self, b: Any) -> int:
         with self._lock:
+            charge = self._charge
+            if charge.failed or not charge.grow(len(self._buf) + len(b)):
+                self._buf = bytearray()
+                raise charge.error()
             self._buf += b
         return len(b)
+
+    def release(self) -> None:
+        """Drop the capture and its charge (the caller has taken what it needs)."""
+        with self._lock:
+            self._buf = bytearray()
+            self._charge.release()
 
     def flush(self) -> None:
         pass

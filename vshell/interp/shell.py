@@ -93,6 +93,7 @@ class RunContext:
     last_not_found: bool = False
     signals: dict[str, list[str]] = field(default_factory=dict)  # `kill -SIG PID` by $$
     shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
+    job_slots: Any = None  # limits.JobSlots shared by the sandbox's shells (None: no cap)
 
 
 Fds = dict[int, Any]
@@ -340,6 +341,21 @@ class Shell:
         return status
 
     def run_background(self, andor: ast.AndOr) -> int:
+        slots = self.ctx.job_slots
+        if slots is not None and not slots.acquire():  # bash when fork fails: the job is
+            from vshell.interp.limits import FORK_FAILED  # not started, the shell goes on
+
+            self.err(f"{FORK_FAILED} ({slots.limit} background jobs running)")
+            self.state.last_status = 254
+            return 254
+        try:
+            return self._start_background(andor, slots)
+        except BaseException:
+            if slots is not None:
+                slots.release()
+            raise
+
+    def _start_background(self, andor: ast.AndOr, slots: Any) -> int:
         sub = self.child()
         pid = next(self.ctx.pids)
         job = Job(pid, threading.Thread(daemon=True))
@@ -362,6 +378,9 @@ class Shell:
                 job.status = e.status
             except BaseException:  # noqa: BLE001 - a job must never kill the run
                 job.status = 1
+            finally:
+                if slots is not None:
+                    slots.release()
 
         job.thread = threading.Thread(target=body, daemon=True, name=f"vshell-job-{pid}")
         with self.ctx.lock:
@@ -473,7 +492,7 @@ class Shell:
         underscore = self.state.globals.get("_")
         if underscore is not None:
             underscore.value = ""  # bash: a pipeline's stages start with an empty $_
-        pipes = [sio.Pipe(self.ctx.cancel) for _ in range(n - 1)]
+        pipes = [sio.Pipe(self.ctx.cancel, budget=self.state.memory) for _ in range(n - 1)]
         statuses: list[int] = [0] * n
         errors: list[BaseException | None] = [None] * n
         lastpipe = self.state.shopt.get("lastpipe") and not self.state.options.get("monitor")
@@ -624,7 +643,7 @@ class Shell:
         text = self._read_file_subst(source)
         if text is not None:
             return text
-        out = sio.Collector()
+        out = sio.Collector(self.state.memory)
         sub = self.child()
         sub.fds[1] = out
         try:
@@ -637,7 +656,14 @@ class Shell:
             status = e.status
         self.state.last_status = status
         self.last_cmdsub_status = status
-        data = out.getvalue()
+        try:
+            if out.failed:  # the capture passed the sandbox's memory limit: nothing is kept
+                from vshell.interp.limits import MemoryLimitError
+
+                raise MemoryLimitError(out.failed, self.state.memory)
+            data = out.getvalue()
+        finally:
+            out.release()
         if b"\x00" in data:  # bash drops NUL bytes (with a warning)
             data = data.replace(b"\x00", b"")
         return data.decode("utf-8", "surrogateescape").rstrip("\n")
@@ -645,7 +671,12 @@ class Shell:
     last_cmdsub_status: int | None = None
 
     def process_substitution(self, op: str, source: str) -> str:
-        pipe = sio.Pipe(self.ctx.cancel)
+        slots = self.ctx.job_slots
+        if slots is not None and not slots.acquire():
+            from vshell.interp.limits import FORK_FAILED
+
+            raise ShellError(FORK_FAILED)
+        pipe = sio.Pipe(self.ctx.cancel, budget=self.state.memory)
         sub = self.child()
         fd = 63
         while fd in self.fds:
@@ -669,6 +700,8 @@ class Shell:
                     pipe.writer.close()
                 else:
                     pipe.reader.close()
+                if slots is not None:
+                    slots.release()
 
         t = threading.Thread(target=body, daemon=True, name="vshell-procsub")
         t.start()

@@ -36,14 +36,19 @@ class Var:
     def is_array(self) -> bool:
         return "a" in self.attrs or "A" in self.attrs
 
+    hold = None  # the memory charge of a big value (vshell.interp.limits); not a field
+
     def copy(self) -> Var:
         v = self.value
         if isinstance(v, dict):
             v = dict(v)
+        # a subshell's copy shares the strings but not their charge: the original pays, and
+        # the copy (often kept alive by a reference cycle until a collection) cannot pin it
         return Var(v, set(self.attrs))
 
 
 _PIDS = itertools.count(5000)
+_BIG = 1 << 16  # vshell.interp.limits.THRESHOLD: smaller values are never charged
 
 
 def new_pid() -> int:
@@ -421,6 +426,8 @@ class ShellState:
             if append and v.value is not None and "i" not in v.attrs:
                 value = v.value + value
             v.value = value
+        if len(value) >= _BIG or v.hold is not None:
+            self._charge(v)
         if name == "SECONDS":
             try:
                 self.seconds_base = int(value)
@@ -465,6 +472,8 @@ class ShellState:
                 value = d.get(key, "") + value  # type: ignore[call-overload]
             d[key] = value  # type: ignore[index]
             v.value = d
+            if len(value) >= _BIG:
+                self._charge(v)
             return
         if not isinstance(v.value, dict):
             old = v.value
@@ -480,6 +489,8 @@ class ShellState:
         if append:
             value = d2.get(idx, "") + value
         d2[idx] = value
+        if len(value) >= _BIG:
+            self._charge(v)
 
     def eval_index(self, sub: str) -> int:
         if self.arith_hook is None:
@@ -514,6 +525,28 @@ class ShellState:
                 v.value = base2
             else:
                 v.value = dict(items)  # type: ignore[arg-type]
+        if v.hold is not None or len(items) * 8 >= _BIG or any(
+                len(x) >= _BIG for x in items.values()):
+            self._charge(v)
+
+    memory: Any = None  # the sandbox's MemoryBudget; shell data is charged to it
+
+    def _charge(self, v: Var) -> None:
+        """Make ``v``'s memory charge its value's size now (bash's xmalloc failing past the
+        sandbox's limit raises MemoryLimitError; the old value is given back first)."""
+        from vshell.interp.limits import hold
+
+        value = v.value
+        if isinstance(value, dict):
+            size = sum(map(len, value.values())) + 64 * len(value)  # + each entry's overhead
+        else:
+            size = len(value or "")
+        v.hold = None
+        try:
+            v.hold = hold(self.memory, size)
+        except ShellError:
+            v.value = None  # as if the allocation had failed: the value is not kept
+            raise
 
     def declare_local(self, name: str) -> Var:
         frame = self.frames[-1]

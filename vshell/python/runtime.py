@@ -246,6 +246,21 @@ def _shutdown() -> None:
         rt.close()
 
 
+def _share(budget: Any, memory_limit: int) -> int:
+    """The guest's own cap: its limit, but no more than the sandbox's budget has left now.
+
+    A lone guest then gets ``MemoryError`` from a refused ``memory.grow``, as before;
+    guests running side by side are held to the one budget by the charge taken on each
+    epoch tick (see ``Wasi.should_stop``)."""
+    room = budget.available() if budget is not None else None
+    if room is None:
+        return memory_limit
+    if room < MIN_MEMORY_LIMIT:
+        raise Exit(1, f"cannot allocate memory: the sandbox's memory limit "
+                      f"({budget.limit()} bytes) leaves {room} bytes")
+    return min(memory_limit, room)
+
+
 def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
         memory_limit: int = DEFAULT_MEMORY_LIMIT) -> int:
     """Run the guest with ``argv`` for invocation ``inv``; its exit status (0-255).
@@ -265,7 +280,13 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     inv.cancel.check()
     if memory_limit < MIN_MEMORY_LIMIT:
         raise Exit(1, f"memory limit too small: {memory_limit} bytes (minimum {MIN_MEMORY_LIMIT})")
+    budget = getattr(inv.python, "memory_budget", None)
+    memory_limit = _share(budget, memory_limit)
     wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files))
+    if budget is not None:
+        from vshell.interp.limits import Hold
+
+        wasi.memory_hold = Hold(budget)
     store = wasmtime.Store(rt.engine)
     failure: BaseException | None = None
     prev = getattr(_tls, "run", None)
@@ -290,6 +311,8 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     finally:
         wasi.close()
         store.close()
+        if wasi.memory_hold is not None:
+            wasi.memory_hold.release()
     if wasi.host_errors and os.environ.get("VSHELL_DEBUG"):
         import traceback
 
@@ -299,6 +322,10 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         raise KeyboardInterrupt
     if wasi.stop_reason is not None:
         raise Cancelled(wasi.stop_reason)
+    if wasi.memory_refused:
+        inv.error(f"cannot allocate memory: {wasi.memory_refused} bytes of guest memory pass "
+                  f"the sandbox's memory limit ({budget.limit()} bytes)")
+        return 1
     if wasi.exit_code is not None:
         return wasi.exit_code & 0xFF
     if failure is None:

@@ -125,6 +125,10 @@ class Wasi:
         self._context = 0
         self._data = _native.memory_data
         self._data_size = _native.memory_data_size
+        # the guest's linear memory, charged to the sandbox's budget on every epoch tick
+        # (set by the runtime); the size that budget refused, once it has
+        self.memory_hold: Any = None
+        self.memory_refused = 0
 
     # --- plumbing ---------------------------------------------------------------------
     def bind_memory(self, memory: Any, context: int) -> None:
@@ -165,10 +169,18 @@ class Wasi:
             raise Stop(reason)
 
     def should_stop(self) -> bool:
+        """Asked on every epoch tick: the run was stopped, or the guest's memory grew past
+        what the sandbox's budget still gives (guests running side by side share it)."""
         reason = self.cancel.reason
         if reason is not None:
             self.stop_reason = reason
             return True
+        hold = self.memory_hold
+        if hold is not None and self._mem_addr:
+            size = self._data_size(self._context, self._mem_addr)
+            if size > hold.size and not hold.resize(size):
+                self.memory_refused = size
+                return True
         return False
 
     @staticmethod

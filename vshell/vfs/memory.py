@@ -33,27 +33,60 @@ __all__ = ["MemoryBackend", "MemoryBudget"]
 
 
 class MemoryBudget:
-    """How many bytes of file data the in-memory mounts sharing it may hold together.
+    """How many bytes the holders sharing it may keep together.
 
-    sbsh leaves memory unbounded, so ``yes > /tmp/x`` grows until the host runs out; here a
-    write, truncate or copy that would pass ``capacity`` fails with ENOSPC ("No space left
-    on device"), as on a full disk.  ``None``: no limit.
+    sbsh leaves memory unbounded, so ``yes > /tmp/x`` grows until the host runs out.  A
+    sandbox has one budget for everything it holds (shell data, pipes, Python guests) and a
+    child budget, its ``parent`` the sandbox's, for file data in memory: a charge is taken
+    from the child and every ancestor or from none.  Files see a refusal as ENOSPC ("No
+    space left on device", as on a full disk); the shell as ``cannot allocate memory``.
+    ``None``: no limit of its own (the parent's still applies).
     """
 
-    def __init__(self, capacity: int | None = None) -> None:
+    def __init__(self, capacity: int | None = None,
+                 parent: MemoryBudget | None = None) -> None:
         if capacity is not None and capacity < 0:
             raise ValueError("capacity must be >= 0")
         self.capacity = capacity
+        self.parent = parent
         self.used = 0
         self._lock = threading.Lock()
 
-    def change(self, delta: int, force: bool = False) -> None:
-        """Take (``delta`` > 0) or give back bytes; ENOSPC if taking would pass capacity."""
+    def try_change(self, delta: int, force: bool = False) -> bool:
+        """Take (``delta`` > 0) or give back bytes here and in every ancestor; False, and
+        nothing taken anywhere, if taking would pass a capacity (``force``: take anyway)."""
         with self._lock:
             if delta > 0 and not force and self.capacity is not None and \
                     self.used + delta > self.capacity:
-                raise fs_error(errno.ENOSPC)
+                return False
+            if self.parent is not None and not self.parent.try_change(delta, force):
+                return False
             self.used += delta
+            return True
+
+    def change(self, delta: int, force: bool = False) -> None:
+        """Take (``delta`` > 0) or give back bytes; ENOSPC if taking would pass capacity."""
+        if not self.try_change(delta, force):
+            raise fs_error(errno.ENOSPC)
+
+    def available(self) -> int | None:
+        """Bytes that can still be taken here (the tightest ancestor counts); None: any."""
+        room = None if self.capacity is None else max(0, self.capacity - self.used)
+        if self.parent is not None:
+            up = self.parent.available()
+            if up is not None:
+                room = up if room is None else min(room, up)
+        return room
+
+    def limit(self) -> int | None:
+        """The tightest capacity on the way up (what a message should name)."""
+        caps = []
+        budget: MemoryBudget | None = self
+        while budget is not None:
+            if budget.capacity is not None:
+                caps.append(budget.capacity)
+            budget = budget.parent
+        return min(caps) if caps else None
 
 
 def _fake(parts: Parts | list[str]) -> str:
@@ -197,9 +230,11 @@ class _MemRaw(io.RawIOBase):
         try:
             self.flush()
         finally:
-            if self._writable and not self._released:
+            if not self._released:
                 self._released = True
-                self._backend._live_close(self._fobj)
+                if self._writable:
+                    self._backend._live_close(self._fobj)
+                self._backend._handle_close(self._fobj)
             super().close()
 
     def fileno(self) -> int:
@@ -250,6 +285,9 @@ class MemoryBackend:
         self._fake: Any = None
         self.budget = budget if budget is not None else MemoryBudget()
         self._charges: dict[int, tuple[Any, int]] = {}  # id(file) -> (file, bytes charged)
+        # id(file) -> open handles, readers included: an unlinked file's bytes stay charged
+        # while any handle can still read them (`exec {fd}< f; rm f` keeps the data alive)
+        self._handles: dict[int, int] = {}
 
     def _charge(self, fobj: Any, size: int, force: bool = False) -> None:
         """Make ``fobj``'s charge against the budget ``size`` bytes; call with the lock held."""
@@ -268,7 +306,8 @@ class MemoryBackend:
 
     def _release_if_gone(self, fobj: Any) -> None:
         """Give back a file's bytes once no name and no open writer holds it."""
-        if fobj is not None and fobj.st_nlink <= 0 and id(fobj) not in self._live:
+        if fobj is not None and fobj.st_nlink <= 0 and id(fobj) not in self._live \
+                and id(fobj) not in self._handles:
             entry = self._charges.pop(id(fobj), None)
             if entry is not None:
                 self.budget.change(-entry[1])
@@ -414,6 +453,7 @@ class MemoryBackend:
             elif not _may(fobj, mode):
                 raise fs_error(errno.EACCES)
             raw = _MemRaw(self, fobj, name, mode)
+            self._handles[id(fobj)] = self._handles.get(id(fobj), 0) + 1
             if raw.writable():
                 live = self._live_open(fobj, count=True)
                 if flags & os.O_TRUNC and live.buf:
@@ -435,6 +475,17 @@ class MemoryBackend:
         if count:
             live.writers += 1
         return live
+
+    def _handle_close(self, fobj: Any) -> None:
+        """One handle of ``fobj`` is gone; the last one of an unlinked file frees its bytes."""
+        with self._lock:
+            key = id(fobj)
+            left = self._handles.get(key, 0) - 1
+            if left > 0:
+                self._handles[key] = left
+                return
+            self._handles.pop(key, None)
+            self._release_if_gone(fobj)
 
     def _live_close(self, fobj: Any) -> None:
         with self._lock:
