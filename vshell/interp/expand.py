@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vshell.interp import limits
 from vshell.interp.assoc_order import bash_order
 from vshell.interp.state import ShellError
 from vshell.syntax import words as W
@@ -94,7 +95,15 @@ class Expander:
         if len(parts) == 1 and isinstance(parts[0], W.Lit):
             return parts[0].text
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
+        if len(segs) > 1:
+            self._check_size(segs)
         return "".join(" " if s is BREAK else s[0] for s in segs)
+
+    def _check_size(self, segs: list[Seg | None]) -> None:
+        """Refuse, before joining them, pieces that together pass the memory limit."""
+        total = sum(len(s[0]) for s in segs if s is not BREAK)
+        if total >= limits.THRESHOLD:
+            limits.need(self.sh.state.memory, total)
 
     def redirect_target(self, raw: str) -> str:
         """A redirection's file word: expanded; a glob must name exactly one file."""
@@ -145,6 +154,8 @@ class Expander:
 
     def string_parts(self, parts: list[W.Part]) -> str:
         segs = self.parts(parts, quoted=True)
+        if len(segs) > 1:
+            self._check_size(segs)
         return "".join(" " if s is BREAK else s[0] for s in segs)
 
     def heredoc(self, body: str) -> str:
@@ -161,6 +172,8 @@ class Expander:
 
     # --- splitting and globbing ---------------------------------------------------
     def split_and_glob(self, segs: list[Seg | None]) -> list[str]:
+        if len(segs) > 1:
+            self._check_size(segs)
         fields = self.split(segs)
         st = self.sh.state
         out: list[str] = []
@@ -484,6 +497,9 @@ class Expander:
             rep = self._replacement(p.arg2, amp) if p.arg2 else ""
             mode = {"/": "", "//": "/", "/#": "#", "/%": "%"}[op]
             kw = self._pat_flags()
+            for v in vals:
+                if len(v) * (1 + len(rep)) >= limits.THRESHOLD:
+                    limits.need(st.memory, _replaced_size(v, pat, rep, mode))
             res = [P.replace(v, pat, rep, mode, ampersand=amp, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):
@@ -740,3 +756,13 @@ def _valid_ref(target: str) -> bool:
 
     return bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?|[0-9]+|[@*#?$!-]", target))
 
+
+def _replaced_size(value: str, pat: str, rep: str, mode: str) -> int:
+    """An upper bound on the size of ``${value/pat/rep}``: exact for a literal pattern,
+    else as if every character matched (checked against the memory limit first)."""
+    literal = not any(c in pat for c in "*?[\\(")
+    if mode in ("#", "%", "") or not pat:
+        return len(value) + len(rep)
+    if literal:
+        return len(value) + value.count(pat) * (len(rep) - len(pat)) + len(rep)
+    return len(value) * max(1, len(rep)) + len(rep)

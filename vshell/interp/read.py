@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
+_PER_CHAR = 72  # bytes a character costs while read splits it: a tuple and a list slot
+
+
 def _read_until(stream: Any, delim: bytes, limit: int | None, sh: Shell) -> tuple[bytes, bool]:
     """Read up to and excluding ``delim`` (or ``limit`` bytes); returns (data, hit_eof)."""
     if delim == b"\n" and limit is None and hasattr(stream, "readline"):
@@ -181,6 +184,10 @@ def b_read(sh: Shell, name: str, args: list[str]) -> int:
         return 1
     # backslash processing: continuation lines and escapes
     chars: list[tuple[str, bool]] = []
+    from vshell.interp import limits
+
+    if len(data) >= limits.THRESHOLD // 64:  # splitting takes a tuple per character
+        limits.need(sh.state.memory, len(data) * _PER_CHAR)
     text = data.decode("utf-8", "surrogateescape")
     if not raw:
         while True:

@@ -8,6 +8,7 @@ import stat as _stat
 from typing import TYPE_CHECKING
 
 from vshell.interp import redirect
+from vshell.interp.limits import MemoryLimitError
 from vshell.interp.quoting import xtrace_quote
 from vshell.interp.state import TEMPENV_ATTR, ShellError
 from vshell.syntax import ast
@@ -409,6 +410,9 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         return status
     except BrokenPipeError:
         return 141
+    except MemoryLimitError as e:  # a builtin's value passed the sandbox's memory limit
+        sh.err(e.message)
+        return 1
     except OSError as e:
         from vshell.command import describe_oserror
 
