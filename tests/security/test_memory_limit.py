@@ -92,6 +92,33 @@ def test_string_operations_are_refused_before_they_are_made(script: str) -> None
         assert res.stdout == b"ok\n" and sb.memory.used == 0
 
 
+@pytest.mark.parametrize("script", [
+    "x=$(< /dev/zero)",  # bash reads the file itself
+    'printf "%s" "$(< /dev/zero)"',
+    "read -r x < /dev/zero",  # a line that never ends
+    "cat /dev/zero | read -r x",  # ... through a pipe
+    "read -r x < <(yes | tr -d '\\n')",
+    "mapfile arr < /dev/zero",  # records that never end
+    "mapfile -t arr < <(yes)",  # endless small records
+])
+def test_endless_input_stops_at_the_limit(script: str) -> None:
+    with Sandbox(memory_limit=32 * MB, timeout=60) as sb:
+        t0 = time.monotonic()
+        res = sb.exec(script + "\necho went on")
+        assert XMALLOC in res.stderr, res.stderr[-300:]
+        assert res.stdout.endswith(b"went on\n")
+        assert time.monotonic() - t0 < 40
+        assert sb.exec("unset x arr; echo ok").stdout == b"ok\n"
+        assert sb.memory.used == 0
+
+
+def test_endless_input_is_bounded_in_host_memory_cli() -> None:
+    p, peak = _vshell("--memory-limit", "200M", "-c",
+                      "cat /dev/zero | read -r x; mapfile a < /dev/zero; echo done")
+    assert p.stdout == b"done\n" and p.stderr.count(XMALLOC) == 2, p.stderr
+    assert peak < 900, f"peak RSS {peak} MiB"
+
+
 def test_files_and_shell_data_share_the_budget() -> None:
     with Sandbox(memory_limit=100 * MB, memory_fs_limit=None, timeout=60) as sb:
         res = sb.exec("head -c 70M /dev/zero > /tmp/f; echo $?; "

@@ -45,6 +45,9 @@ SHAPES: dict[str, str] = {
     "chmod-R": "chmod -R u+w /host/usr 2>/dev/null",
     "rm-r": "rm -rf /host/usr 2>/dev/null",
     "tree": "tree /host/usr > /dev/null",
+    "pattern-replace": "y=${big//a/b}",  # a scan of the rest per match: quadratic
+    "read-endless-line": "read -r y < /dev/zero",
+    "mapfile-endless": "mapfile -t arr < <(yes)",
     "python": "python3 -c 'while True: pass'",
     "python-in-background": "python3 -c 'while True: pass' & wait",
 }
@@ -90,6 +93,7 @@ def _run_shapes(shapes: dict[str, str], rounds: int) -> None:
     mounts = [HostMount("/usr", "/host/usr", readonly=True)]
     with Sandbox(mounts=mounts, cwd="/", timeout=30) as sb:
         sb.exec("mkdir -p /tmp/l && cd /tmp/l && ln -s . a && ln -s . b && echo x > f")
+        sb.exec("big=$(head -c 2M /dev/zero | tr '\\0' a)")
         if _python_available():
             sb.exec("python3 -c pass")  # the runtime's one ticker thread starts here, once
         base = threading.active_count()

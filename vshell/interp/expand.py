@@ -500,7 +500,8 @@ class Expander:
             for v in vals:
                 if len(v) * (1 + len(rep)) >= limits.THRESHOLD:
                     limits.need(st.memory, _replaced_size(v, pat, rep, mode))
-            res = [P.replace(v, pat, rep, mode, ampersand=amp, **kw) for v in vals]
+            check = self.sh.check if mode == "/" else None
+            res = [P.replace(v, pat, rep, mode, ampersand=amp, check=check, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):
             res = [self._case_mod(v, op, p.arg) for v in vals]

@@ -12,6 +12,7 @@ the few patterns where bash's matcher has quirks a regex would not reproduce.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -694,7 +695,8 @@ def _prefilter(pat: str, mode: str, extglob: bool) -> str:
 
 
 def replace(
-    value: str, pat: str, rep: str, mode: str = "", *, ampersand: bool = False, **flags: bool
+    value: str, pat: str, rep: str, mode: str = "", *, ampersand: bool = False,
+    check: Callable[[], None] | None = None, **flags: bool
 ) -> str:
     """``${v/pat/rep}``: mode '' first match, '/' every match, '#' at start, '%' at end.
 
@@ -732,6 +734,8 @@ def replace(
     out: list[str] = []
     i = 0
     while i < n:
+        if check is not None:
+            check()  # every match costs a scan of the rest: a timeout must reach this loop
         if i and pre.fullmatch(value, i) is None:
             break  # bash re-checks the rest of the value before each search
         found = _longest_at(rx, value, i, n if at_end else n - 1, n, bound)

@@ -7,6 +7,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
+from vshell.interp import limits
 from vshell.interp.state import ShellError
 
 if TYPE_CHECKING:
@@ -16,12 +17,34 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 _PER_CHAR = 72  # bytes a character costs while read splits it: a tuple and a list slot
+_PIECE = 1 << 20  # a line is read at most this much at a time
+_PER_ENTRY = 120  # bytes an array element costs beyond its text (its str, key, dict slot)
+
+
+def _readline(stream: Any, sh: Shell, charge: limits.GrowingHold, base: int = 0) -> bytes:
+    """One line, read a MiB at a time: a line that never ends (``/dev/zero``, ``yes | tr -d
+    '\\n'``) is charged to ``charge`` as it grows (``base`` bytes are already charged) and
+    stopped by a timeout, instead of growing until the host runs out."""
+    piece = stream.readline(_PIECE)
+    if len(piece) < _PIECE or piece.endswith(b"\n"):
+        return piece
+    parts = [piece]
+    size = len(piece)
+    while True:
+        sh.check()
+        if not charge.grow(base + size):
+            raise limits.MemoryLimitError(base + size, sh.state.memory)
+        piece = stream.readline(_PIECE)
+        parts.append(piece)
+        size += len(piece)
+        if len(piece) < _PIECE or piece.endswith(b"\n"):
+            return b"".join(parts)
 
 
 def _read_until(stream: Any, delim: bytes, limit: int | None, sh: Shell) -> tuple[bytes, bool]:
     """Read up to and excluding ``delim`` (or ``limit`` bytes); returns (data, hit_eof)."""
     if delim == b"\n" and limit is None and hasattr(stream, "readline"):
-        line = stream.readline()
+        line = _readline(stream, sh, limits.GrowingHold(sh.state.memory))
         if line.endswith(b"\n"):
             return line[:-1], False
         return line, True
@@ -184,8 +207,6 @@ def b_read(sh: Shell, name: str, args: list[str]) -> int:
         return 1
     # backslash processing: continuation lines and escapes
     chars: list[tuple[str, bool]] = []
-    from vshell.interp import limits
-
     if len(data) >= limits.THRESHOLD // 64:  # splitting takes a tuple per character
         limits.need(sh.state.memory, len(data) * _PER_CHAR)
     text = data.decode("utf-8", "surrogateescape")
@@ -320,12 +341,14 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
         items = dict(v.value)  # type: ignore[arg-type]
     idx = origin
     read = 0
+    total = 0  # bytes read so far, charged as they accumulate (set_array charges the result)
+    charge = limits.GrowingHold(sh.state.memory)
     while True:
         sh.check()
         if count and read >= count + skip:
             break
         if delim == b"\n" and hasattr(stream, "readline"):
-            line = stream.readline()
+            line = _readline(stream, sh, charge, total)
         else:
             buf = bytearray()
             while True:
@@ -335,9 +358,16 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
                 buf += c
                 if c == delim:
                     break
+                if not len(buf) & 0xFFFF:  # a long record: stop it at a timeout or limit
+                    sh.check()
+                    if not charge.grow(total + len(buf)):
+                        raise limits.MemoryLimitError(total + len(buf), sh.state.memory)
             line = bytes(buf)
         if not line:
             break
+        total += len(line) + _PER_ENTRY
+        if total >= limits.THRESHOLD and not charge.grow(total):
+            raise limits.MemoryLimitError(total, sh.state.memory)
         read += 1
         if read <= skip:
             continue

@@ -629,15 +629,39 @@ class Shell:
         opened: list[Any] = []
         try:
             fds = redirect.apply(self, cmd.redirects, self.fds, opened)
-            data = fds[cmd.redirects[0].fd or 0].read()
+            data = self._read_all(fds[cmd.redirects[0].fd or 0])
         except ShellError as e:
             self.err(e.message)
+            self.state.last_status = 1
+            return ""
+        except OSError as e:
+            from vshell.command import describe_oserror
+
+            self.err(describe_oserror(e))
             self.state.last_status = 1
             return ""
         finally:
             redirect.close_all(opened)
         self.state.last_status = 0
         return data.decode("utf-8", "surrogateescape").rstrip("\n")
+
+    def _read_all(self, stream: Any) -> bytes:
+        """All of ``stream`` (``$(< file)``), a MiB at a time: charged to the memory budget
+        as it grows and stopped by a timeout, so ``$(< /dev/zero)`` ends with a message."""
+        from vshell.interp import limits
+
+        charge = limits.GrowingHold(self.state.memory)
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            piece = stream.read(1 << 20)
+            if not piece:
+                return b"".join(parts)
+            size += len(piece)
+            self.check()
+            if not charge.grow(size):
+                raise limits.MemoryLimitError(size, self.state.memory)
+            parts.append(piece)
 
     def command_substitution(self, source: str) -> str:
         text = self._read_file_subst(source)

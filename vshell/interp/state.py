@@ -525,7 +525,7 @@ class ShellState:
                 v.value = base2
             else:
                 v.value = dict(items)  # type: ignore[arg-type]
-        if v.hold is not None or len(items) * 8 >= _BIG or any(
+        if v.hold is not None or len(items) * 120 >= _BIG or any(
                 len(x) >= _BIG for x in items.values()):
             self._charge(v)
 
@@ -538,7 +538,8 @@ class ShellState:
 
         value = v.value
         if isinstance(value, dict):
-            size = sum(map(len, value.values())) + 64 * len(value)  # + each entry's overhead
+            # each element costs ~120 bytes beyond its text (its str, key and dict slot)
+            size = sum(map(len, value.values())) + 120 * len(value)
         else:
             size = len(value or "")
         v.hold = None
