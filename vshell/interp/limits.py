@@ -72,7 +72,10 @@ class Hold:
             self.size = 0
 
     def __del__(self) -> None:
-        self.release()
+        # never the lock here: a collection may run this inside the budget's own try_change
+        if self.size:
+            self._budget.give_back_later(self.size)
+            self.size = 0
 
 
 def hold(budget: Any, size: int) -> Hold | None:

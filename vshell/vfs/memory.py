@@ -20,6 +20,7 @@ import os
 import stat as st
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
@@ -49,19 +50,38 @@ class MemoryBudget:
             raise ValueError("capacity must be >= 0")
         self.capacity = capacity
         self.parent = parent
-        self.used = 0
+        self._used = 0
         self._lock = threading.Lock()
+        self._returned: deque[int] = deque()  # bytes given back by finalizers, not yet counted
+
+    @property
+    def used(self) -> int:
+        with self._lock:
+            self._drain()
+            return self._used
+
+    def _drain(self) -> None:
+        while self._returned:
+            self._used -= self._returned.popleft()
+
+    def give_back_later(self, size: int) -> None:
+        """Give ``size`` bytes back without taking the lock: for a finalizer, which the
+        garbage collector may run on a thread that holds it already."""
+        self._returned.append(size)
+        if self.parent is not None:
+            self.parent.give_back_later(size)
 
     def try_change(self, delta: int, force: bool = False) -> bool:
         """Take (``delta`` > 0) or give back bytes here and in every ancestor; False, and
         nothing taken anywhere, if taking would pass a capacity (``force``: take anyway)."""
         with self._lock:
+            self._drain()
             if delta > 0 and not force and self.capacity is not None and \
-                    self.used + delta > self.capacity:
+                    self._used + delta > self.capacity:
                 return False
             if self.parent is not None and not self.parent.try_change(delta, force):
                 return False
-            self.used += delta
+            self._used += delta
             return True
 
     def change(self, delta: int, force: bool = False) -> None:
@@ -71,7 +91,7 @@ class MemoryBudget:
 
     def available(self) -> int | None:
         """Bytes that can still be taken here (the tightest ancestor counts); None: any."""
-        room = None if self.capacity is None else max(0, self.capacity - self.used)
+        room = None if self.capacity is None else max(0, self.capacity - self.used)  # drains
         if self.parent is not None:
             up = self.parent.available()
             if up is not None:
