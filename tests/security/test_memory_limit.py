@@ -237,3 +237,30 @@ def test_max_jobs_cli_and_bad_options() -> None:
     with Sandbox(memory_limit=None, max_jobs=None) as sb:
         assert sb.exec("x=$(head -c 1M /dev/zero | tr '\\0' a); echo ${#x}").stdout == \
             b"1048576\n"
+
+
+def test_mcp_tools_draw_on_the_same_budget() -> None:
+    from vshell.mcp import tools
+
+    cfg = tools.ServerConfig(command_timeout=None)
+    with Sandbox(memory_limit=64 * MB, memory_fs_limit=None, timeout=60) as sb:
+        res = tools.call(sb, cfg, "bash", {"command": "x=$(yes | head -c 200M); echo $?"})
+        assert "xmalloc: cannot allocate" in res.text and "1\n" in res.text
+        res = tools.call(sb, cfg, "write", {"path": "/tmp/a", "content": "a" * (40 * MB)})
+        assert not res.is_error
+        res = tools.call(sb, cfg, "write", {"path": "/tmp/b", "content": "b" * (30 * MB)})
+        assert res.is_error and "No space left on device" in res.text
+        res = tools.call(sb, cfg, "bash", {"command": "x=$(head -c 30M /dev/zero); echo $?"})
+        assert "xmalloc: cannot allocate" in res.text  # the file holds 40 of the 64 MiB
+        res = tools.call(sb, cfg, "bash", {"command": "rm /tmp/a; sleep 1 & sleep 1 & wait"})
+        assert not res.is_error
+        assert sb.memory.used == 0
+
+
+def test_mcp_server_takes_the_flags() -> None:
+    from vshell.cli import parse_args
+
+    opts = parse_args(["--memory-limit", "300M", "--max-jobs", "5", "-c", "true"])
+    assert (opts.memory_limit, opts.max_jobs) == (300 * MB, 5)
+    p, _ = _vshell("mcp", "--help")
+    assert b"vshell --help" in p.stdout  # the sandbox flags are vshell's own
