@@ -8,6 +8,7 @@ characters.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from vshell.interp import limits
@@ -23,6 +24,7 @@ LIT = 0  # unquoted text from the source: globbed, not split
 QUO = 1  # quoted: neither split nor globbed
 EXP = 2  # unquoted expansion result: split and globbed
 BREAK = None  # a field boundary forced by "$@" / ${a[@]}
+_first = itemgetter(0)
 
 Seg = tuple[str, int]
 
@@ -101,7 +103,7 @@ class Expander:
 
     def _check_size(self, segs: list[Seg | None]) -> None:
         """Refuse, before joining them, pieces that together pass the memory limit."""
-        total = sum(len(s[0]) for s in segs if s is not BREAK)
+        total = sum(map(len, map(_first, filter(None, segs))))  # BREAK is None: skipped
         if total >= limits.THRESHOLD:
             limits.need(self.sh.state.memory, total)
 
@@ -500,8 +502,9 @@ class Expander:
             for v in vals:
                 if len(v) * (1 + len(rep)) >= limits.THRESHOLD:
                     limits.need(st.memory, _replaced_size(v, pat, rep, mode))
-            check = self.sh.check if mode == "/" else None
-            res = [P.replace(v, pat, rep, mode, ampersand=amp, check=check, **kw) for v in vals]
+            check = self.sh.check if mode == "/" else None  # long values only: see replace
+            res = [P.replace(v, pat, rep, mode, ampersand=amp,
+                             check=check if len(v) >= 4096 else None, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):
             res = [self._case_mod(v, op, p.arg) for v in vals]
