@@ -264,3 +264,32 @@ def test_mcp_server_takes_the_flags() -> None:
     assert (opts.memory_limit, opts.max_jobs) == (300 * MB, 5)
     p, _ = _vshell("mcp", "--help")
     assert b"vshell --help" in p.stdout  # the sandbox flags are vshell's own
+
+
+def test_budget_parent_child_and_finalizer_returns() -> None:
+    import gc
+
+    from vshell.interp.limits import Hold, JobSlots, MemoryLimitError, hold
+    from vshell.vfs import MemoryBudget
+
+    top = MemoryBudget(100)
+    files = MemoryBudget(60, parent=top)
+    assert files.try_change(50) and (files.used, top.used) == (50, 50)
+    assert not files.try_change(20)  # the file sub-limit refuses
+    assert top.try_change(45) and not files.try_change(10)  # the parent is full: neither
+    assert (files.used, top.used) == (50, 95) and files.available() == 5
+    files.change(-50)
+    assert (files.used, top.used) == (0, 45)
+    h = Hold(top, 50)
+    assert top.used == 95 and not h.resize(70) and h.size == 50
+    del h  # a finalizer gives back without the lock; the next look counts it
+    gc.collect()
+    assert top.used == 45
+    assert hold(top, 10) is None  # below the threshold nothing is counted
+    big = MemoryBudget(1 << 20)
+    with pytest.raises(MemoryLimitError, match="cannot allocate 2097152 bytes"):
+        hold(big, 2 << 20)
+    slots = JobSlots(2)
+    assert slots.acquire() and slots.acquire() and not slots.acquire()
+    slots.release()
+    assert slots.acquire()
