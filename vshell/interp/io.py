@@ -293,6 +293,21 @@ class Collector(io.RawIOBase):
             self._buf += b
         return len(b)
 
+    def text(self) -> str:
+        """The capture as ``$(…)`` gives it: NUL bytes dropped (as bash does), trailing
+        newlines removed, decoded straight from the buffer, so the one other copy is the
+        result (a big capture checked against the memory limit first)."""
+        with self._lock:
+            buf = self._buf
+            end = len(buf)
+            while end and buf[end - 1] == 0x0A:
+                end -= 1
+            del buf[end:]
+            if b"\x00" in buf:
+                buf = self._buf = buf.replace(b"\x00", b"")
+            limits.need(self._charge.budget, len(buf))
+            return buf.decode("utf-8", "surrogateescape")
+
     def release(self) -> None:
         """Drop the capture and its charge (the caller has taken what it needs)."""
         with self._lock:

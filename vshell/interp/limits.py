@@ -128,9 +128,12 @@ class GrowingHold:
         if self._hold is not None:
             self._hold.release()
 
+    @property
+    def budget(self) -> Any:
+        return self._hold._budget if self._hold is not None else None
+
     def error(self) -> OSError:
-        budget = self._hold._budget if self._hold is not None else None
-        return memory_error(self.failed, budget)
+        return memory_error(self.failed, self.budget)
 
 
 class JobSlots:

@@ -685,12 +685,9 @@ class Shell:
                 from vshell.interp.limits import MemoryLimitError
 
                 raise MemoryLimitError(out.failed, self.state.memory)
-            data = out.getvalue()
+            return out.text()
         finally:
             out.release()
-        if b"\x00" in data:  # bash drops NUL bytes (with a warning)
-            data = data.replace(b"\x00", b"")
-        return data.decode("utf-8", "surrogateescape").rstrip("\n")
 
     last_cmdsub_status: int | None = None
 
