@@ -74,6 +74,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "less": (_B + "pager:less", "page through text (no terminal: copies its input)"),
     "more": (_B + "pager:more", "file perusal filter (no terminal: copies its input)"),
     "numfmt": (_B + "numfmt:run", "convert numbers from/to human-readable strings"),
+    "iconv": (_B + "iconv:run", "convert text from one character encoding to another"),
     "find": (_B + "find:run", "search for files in a directory hierarchy"),
     "xargs": (_B + "xargs:run", "build and execute command lines from standard input"),
     "expr": (_B + "expr:run", "evaluate expressions"),
