@@ -19,8 +19,9 @@ MAX_LINKS = 40
 def canonical(inv: Invocation, name: str, mode: str, follow: bool = True) -> str:
     """The absolute virtual path for ``name``; OSError(errno) when ``mode`` forbids."""
     fs = inv.fs
-    pending = [p for p in inv.abs(name).split("/") if p] if name.startswith("/") else [
-        p for p in (inv.dir.rstrip("/") + "/" + name).split("/") if p]
+    # no lexical normalisation first: "link/.." is the parent of the link's target (GNU)
+    full = name if name.startswith("/") else inv.dir.rstrip("/") + "/" + name
+    pending = [p for p in full.split("/") if p]
     trailing_slash = name.endswith("/")
     done: list[str] = []
     links = 0
