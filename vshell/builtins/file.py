@@ -4,9 +4,8 @@ Recognised: empty, directory, symbolic links, text (ASCII / UTF-8 / ISO-8859, wi
 line-terminator, long-line and escape notes), scripts by ``#!`` (file 5.44's magic for the
 shells, python, perl, ruby, node, the awks, tcl, php, lua; ``a PROG script`` otherwise),
 JSON, CSV (file's is_csv rule), makefiles, HTML, XML, C source, gzip (with header details),
-tar, zip,
-PNG (size, depth, colour), JPEG, GIF, PDF, ELF (class, endianness, type, machine).  Other
-binary content is ``data``.  ELF and JPEG descriptions are shorter than file's.
+tar, zip, PNG (size, depth, colour), JPEG, GIF, PDF, ELF (class, endianness, type,
+machine).  Other binary content is ``data``.  ELF and JPEG descriptions are shorter than file's.
 """
 
 from __future__ import annotations
