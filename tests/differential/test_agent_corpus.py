@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from tools import gnu_awk_is_awk, require
 
-from vshell import HostMount, Sandbox
+from vshell import HostMount, Sandbox, builtins
 
 CORPUS = Path(__file__).parent / "agent_corpus"
 ENV = {"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin", "TERM": "dumb"}
@@ -170,15 +171,32 @@ def _checkout() -> str:
     return str(Path(__file__).resolve().parents[2])
 
 
+# the host programs a case may start: a name vshell ships (or sh) in command position
+_NAMES = "|".join(sorted(map(re.escape, [*builtins.names(), "sh"]), key=len, reverse=True))
+_HOST_COMMANDS = re.compile(
+    r"(?:^|[|;&(){}`!]|\$\(|\b(?:then|do|else|exec|time|-exec|command|env)\s"
+    r"|\bxargs(?:\s+-[-\w{}%]+(?:\s+[{}%])?)*\s)\s*(" + _NAMES + r")(?=[\s;|&)'\"]|$)", re.M)
+_SHELL_ONLY = {"true", "false", "echo", "printf", "test", "[", "kill", "pwd", "time"}
+
+
+def tools_for(case: Case) -> list[str]:
+    """The host programs bash will run for ``case`` (each must be installed to compare)."""
+    found = {m.group(1) for m in _HOST_COMMANDS.finditer(case.script)} - _SHELL_ONLY
+    return sorted(found | {"bash"})
+
+
 def _params():
     for c in CASES:
         marks = [pytest.mark.xfail(reason=c.xfail, strict=True)] if c.xfail else []
         yield pytest.param(c, id=c.name, marks=marks)
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="needs GNU bash as the oracle")
 @pytest.mark.parametrize("case", _params())
 def test_agent_script(case: Case, tmp_path: Path) -> None:
+    tools = tools_for(case)
+    require(*tools)
+    if "awk" in tools and not gnu_awk_is_awk():
+        pytest.skip("awk on this host is not GNU awk (apt-get install gawk)")
     # both run in the same directory, one after the other, so printed paths agree
     want = run_bash(tmp_path, case)
     _empty(tmp_path)
