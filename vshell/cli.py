@@ -162,6 +162,7 @@ def parse_args(argv: list[str]) -> Options:
         if name == "--mount":
             spec = value(name)
             mount = _parse_mount(spec)
+            _check_host(spec, mount[0])
             for earlier, (_, vpath, _) in zip(specs, o.mounts, strict=True):
                 if vpath.rstrip("/") == mount[1].rstrip("/"):
                     raise UsageError(f"--mount {spec}: {vpath} is already mounted by "
@@ -241,11 +242,15 @@ def _parse_mount(spec: str) -> tuple[str, str, str]:
                          " sandbox, e.g. /work")
     if any(p in (".", "..") for p in vpath.split("/")):
         raise UsageError(f"--mount {spec}: VPATH {vpath!r} must not contain '.' or '..'")
+    return host, vpath, mode
+
+
+def _check_host(spec: str, host: str) -> None:
+    """A mount's host side must be an existing directory (said before any sandbox starts)."""
     if not os.path.exists(host):
         raise ConfigError(f"--mount {spec}: no such directory: {host}")
     if not os.path.isdir(host):
         raise ConfigError(f"--mount {spec}: not a directory: {host}")
-    return host, vpath, mode
 
 
 def main(argv: list[str] | None = None) -> int:
