@@ -44,6 +44,10 @@ CASES = [
     ["chgrp", "root", "f"], ["chgrp", "1000", "f"], ["chgrp", "-v", "1000", "f"],
     ["chgrp", "-v", "0", "f"], ["chgrp", "nosuch", "f"], ["chgrp", "-R", "0", "d"],
     ["chgrp", "-c", "USER", "f"], ["chgrp"], ["chgrp", "1000"], ["chgrp", "-f", "root", "f"],
+    ["chown", "1000", "dangling"], ["chown", "-h", "1000", "dangling"],
+    ["chgrp", "1000", "dangling"],
+    ["chown", "-R", "1000", "d"], ["chown", "--dereference", "-h", "1000", "dangling"],
+    ["chown", "-h", "--dereference", "1000", "dangling"], ["chown", "-v", "1000", "link"],
 ]
 
 
@@ -54,6 +58,8 @@ def root(tmp_path: Path) -> Path:
     (tmp_path / "d" / "e").mkdir(parents=True)
     (tmp_path / "d" / "e" / "h").write_text("z")
     (tmp_path / "link").symlink_to("f")
+    (tmp_path / "d" / "dl").symlink_to("nowhere")
+    (tmp_path / "dangling").symlink_to("nowhere")
     os.chmod(tmp_path, 0o755)
     for dirpath, dirnames, filenames in os.walk(tmp_path):
         for n in [dirpath, *(os.path.join(dirpath, x) for x in dirnames + filenames)]:

@@ -128,6 +128,8 @@ def _run(inv: Invocation, group_only: bool) -> int:
             raise _usage(inv, f"missing operand after {quote(spec)}")
         uid, gid = _parse_spec(inv, me, spec, group_only)
     walker = _Walker(inv, me, uid, gid, group_only,
+                     dereference=_last_wins(opts.items, ("--dereference",),
+                                            ("-h", "--no-dereference"), default=True),
                      verbose=opts.has("-v", "--verbose"), changes=opts.has("-c", "--changes"),
                      quiet=opts.has("-f", "--silent", "--quiet"),
                      recursive=opts.has("-R", "--recursive"))
@@ -140,15 +142,16 @@ class _Walker:
     """Visits each operand (and with -R its tree, children before the directory, as GNU)."""
 
     def __init__(self, inv: Invocation, me: _Identity, uid: str | None, gid: str | None,
-                 group_only: bool, *, verbose: bool, changes: bool, quiet: bool,
-                 recursive: bool) -> None:
+                 group_only: bool, *, dereference: bool, verbose: bool, changes: bool,
+                 quiet: bool, recursive: bool) -> None:
+        self.dereference = dereference
         self.inv, self.me, self.uid, self.gid = inv, me, uid, gid
         self.group_only = group_only
         self.verbose, self.changes, self.quiet, self.recursive = verbose, changes, quiet, recursive
         self.status = 0
         self.what = "group" if uid is None else "ownership"
 
-    def one(self, shown: str, path: str) -> None:
+    def one(self, shown: str, path: str, top: bool = True) -> None:
         inv = self.inv
         inv.cancel.check()
         try:
@@ -158,6 +161,14 @@ class _Walker:
                 inv.error(f"cannot access {quoteaf(shown)}: {strerror(e)}")
             self.status = 1
             return
+        if st.S_ISLNK(lst.st_mode) and self.dereference and (top or not self.recursive):
+            try:
+                inv.fs.stat(path)
+            except OSError as e:
+                if not self.quiet:
+                    inv.error(f"cannot dereference {quoteaf(shown)}: {strerror(e)}")
+                self.status = 1
+                return
         if self.recursive and st.S_ISDIR(lst.st_mode):
             try:
                 names = sorted(inv.fs.listdir(path))
@@ -167,7 +178,7 @@ class _Walker:
                 names = []
             for name in names:
                 child = shown + name if shown.endswith("/") else shown + "/" + name
-                self.one(child, path.rstrip("/") + "/" + name)
+                self.one(child, path.rstrip("/") + "/" + name, top=False)
         self._change(shown)
 
     def _change(self, shown: str) -> None:
@@ -191,3 +202,14 @@ class _Walker:
         if self.uid is not None and self.gid is not None:
             return f"{user}:{group}"
         return str(user if self.uid is not None else group)
+
+
+def _last_wins(items: list[tuple[str, str | None]], yes: tuple[str, ...], no: tuple[str, ...],
+               default: bool) -> bool:
+    value = default
+    for key, _ in items:
+        if key in yes:
+            value = True
+        elif key in no:
+            value = False
+    return value
