@@ -48,3 +48,17 @@ def test_absolute_names_resolve_physically(tmp_path):
     _tree(tmp_path)
     got = run_cmd(tmp_path, ["realpath", "/work/l/..", "/work/lc/../.."])
     assert got.stdout == b"/work/a\n/work/a\n", got
+
+
+def test_directories_above_a_deep_mount_point_resolve(tmp_path):
+    """`vshell --try` mounts a project at its own host path: realpath walks through the
+    directories above that mount point even though the VFS does not list them."""
+    from vshell import HostMount, Sandbox
+
+    deep = tmp_path / "home" / "me" / "proj"
+    (deep / "src").mkdir(parents=True)
+    os.symlink("src", deep / "s")
+    with Sandbox(mounts=[HostMount(str(deep), "/home/me/proj")], cwd="/home/me/proj") as sb:
+        r = sb.exec("realpath . s/.. /home/me; readlink -f s; realpath -e /home/nope")
+    assert r.stdout == b"/home/me/proj\n/home/me/proj\n/home/me\n/home/me/proj/src\n", r
+    assert r.stderr == b"realpath: /home/nope: No such file or directory\n", r

@@ -41,6 +41,9 @@ def canonical(inv: Invocation, name: str, mode: str, follow: bool = True) -> str
         except OSError as e:
             if e.errno != errno.ENOENT:
                 raise
+            if _leads_to_mount(fs, cur):  # e.g. /home above a mount at /home/me/project
+                done.append(part)
+                continue
             if mode == "m" or (mode == "f" and is_last):
                 done.append(part)
                 continue
@@ -67,6 +70,14 @@ def canonical(inv: Invocation, name: str, mode: str, follow: bool = True) -> str
             raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), name)
         done.append(part)
     return "/" + "/".join(done)
+
+
+def _leads_to_mount(fs, path: str) -> bool:
+    """Whether ``path`` is a directory on the way to a mount point (the VFS may not list
+    such a directory itself, yet the walk must pass through it)."""
+    prefix = path.rstrip("/") + "/"
+    mounts = getattr(fs, "mounts", ())
+    return any(m.vpath.startswith(prefix) for m in (mounts() if callable(mounts) else mounts))
 
 
 def relative(path: str, base: str) -> str:
