@@ -9,6 +9,7 @@ substitutes a close ASCII spelling (or ``?``); ``//IGNORE`` drops it but still f
 
 from __future__ import annotations
 
+import codecs
 import unicodedata
 from dataclasses import dataclass
 
@@ -246,39 +247,48 @@ def _convert(inv: Invocation, data: bytes, source: _Target, target: _Target, omi
     codec, start = _input_codec(data, source)
     encoder = _Encoder(inv, target, omit)
     out += encoder.bom()
-
-    def emit(text: str, offset: int) -> None:
-        try:
-            out.extend(encoder.encode(text, offset, codec))
-        except _PartialStop as stop:
-            out.extend(stop.done)  # glibc writes what it converted before the bad character
-            raise _Stop from None
-    ignored = False
-    pos = start
-    while pos < len(data):
-        inv.cancel.check()
-        chunk = data[pos:]
-        try:
-            text = chunk.decode(codec)
-        except UnicodeDecodeError as e:
-            emit(chunk[: e.start].decode(codec), pos)
-            if e.end >= len(chunk) and "end of data" in str(e.reason):
-                inv.error("incomplete character or shift sequence at end of buffer")
-                raise _Stop from None
-            if omit or target.ignore:
-                ignored = ignored or not omit
-                pos += e.end
-                continue
-            inv.error(f"illegal input sequence at position {pos + e.start}")
-            raise _Stop from None
-        emit(text, pos)
-        break
-    if encoder.dropped and not omit:
-        ignored = True
-    if ignored:
-        inv.error(f"illegal input sequence at position {len(data)}")
-        raise _Stop
+    inv.cancel.check()
+    if omit or target.ignore:  # drop what cannot be read or written, in one linear pass
+        decoder = codecs.getincrementaldecoder(codec)("ignore")
+        out += encoder.encode(decoder.decode(data[start:], final=False), start, codec)
+        if decoder.getstate()[0]:
+            inv.error("incomplete character or shift sequence at end of buffer")
+            raise _Stop
+        if not omit and (encoder.dropped or not _decodes(data[start:], codec)):
+            inv.error(f"illegal input sequence at position {len(data)}")  # glibc's //IGNORE
+            raise _Stop
+        return 0
+    try:
+        text = data[start:].decode(codec)
+    except UnicodeDecodeError as e:
+        text = data[start : start + e.start].decode(codec)
+        _emit(encoder, out, text, start, codec)
+        if e.end >= len(data) - start and str(e.reason) in _TRUNCATED:
+            inv.error("incomplete character or shift sequence at end of buffer")
+        else:
+            inv.error(f"illegal input sequence at position {start + e.start}")
+        raise _Stop from None
+    _emit(encoder, out, text, start, codec)
     return 0
+
+
+_TRUNCATED = ("unexpected end of data", "truncated data")
+
+
+def _decodes(data: bytes, codec: str) -> bool:
+    try:
+        data.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _emit(encoder: _Encoder, out: bytearray, text: str, offset: int, codec: str) -> None:
+    try:
+        out += encoder.encode(text, offset, codec)
+    except _PartialStop as stop:
+        out += stop.done  # glibc writes what it converted before the bad character
+        raise _Stop from None
 
 
 def _input_codec(data: bytes, source: _Target) -> tuple[str, int]:
@@ -315,6 +325,8 @@ class _Encoder:
             first = e.start
         out = bytearray(text[:first].encode(self.codec))
         for k in range(first, len(text)):
+            if k % 65536 == 0:
+                self.inv.cancel.check()
             ch = text[k]
             try:
                 out += ch.encode(self.codec)
@@ -324,7 +336,7 @@ class _Encoder:
             if self.target.translit:
                 out += self._translit(ch)
             elif self.omit or self.target.ignore:
-                self.dropped = self.dropped or not self.omit
+                self.dropped = True
             else:
                 position = offset + len(text[:k].encode(in_codec))
                 self.inv.error(f"illegal input sequence at position {position}")
