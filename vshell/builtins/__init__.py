@@ -107,6 +107,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "sed": (_B + "sed:run", "stream editor for filtering and transforming text"),
     "awk": (_B + "awk:run", "pattern scanning and text processing language"),
     "jq": (_B + "jq:run", "command-line JSON processor"),
+    "yq": (_B + "yq:run", "command-line YAML processor (jq over YAML, as Debian's yq 3)"),
     # --- python ---
     "python": (_B + "python:run", "run Python 3.12 (WASI) inside the sandbox"),
     "python3": (_B + "python:run", "run Python 3.12 (WASI) inside the sandbox"),
