@@ -25,7 +25,7 @@ ORACLES: dict[str, str] = {
     "file": "file", "tree": "tree", "tmux": "tmux", "column": "bsdextrautils",
     "hexdump": "bsdextrautils", "iconv": "libc-bin", "less": "less", "curl": "curl",
     "pgrep": "procps", "strings": "binutils", "rev": "bsdextrautils", "egrep": "grep",
-    "fgrep": "grep", "sha256sum": "coreutils",
+    "fgrep": "grep", "sha256sum": "coreutils", "yq": "yq",
 }
 
 
