@@ -48,6 +48,10 @@ CASES = [
     ["chgrp", "1000", "dangling"],
     ["chown", "-R", "1000", "d"], ["chown", "--dereference", "-h", "1000", "dangling"],
     ["chown", "-h", "--dereference", "1000", "dangling"], ["chown", "-v", "1000", "link"],
+    ["chown", "--from=root", "0", "f"], ["chown", "-v", "--from=root", "0", "f"],
+    ["chown", "-v", "--from=1000", "1000", "f"], ["chown", "--from=1000", "0", "f"],
+    ["chown", "--from=nosuch", "0", "f"], ["chown", "--from=USER:0", "0", "f"],
+    ["chgrp", "--from=root", "0", "f"],
 ]
 
 

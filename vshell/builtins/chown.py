@@ -17,7 +17,7 @@ from vshell.command import Exit, Invocation
 
 _FLAGS = "cfvRhHLP"
 _LONG = ["changes", "silent", "quiet", "verbose", "recursive", "reference=", "dereference",
-         "no-dereference", "preserve-root", "no-preserve-root", "from="]
+         "no-dereference", "preserve-root", "no-preserve-root"]
 
 CHOWN_HELP = """\
 Usage: chown [OPTION]... [OWNER][:[GROUP]] FILE...
@@ -110,8 +110,15 @@ def _parse_spec(inv: Invocation, me: _Identity, spec: str, group_only: bool
 
 
 def _run(inv: Invocation, group_only: bool) -> int:
-    opts = parse(inv, _FLAGS, _LONG, help_text=CHGRP_HELP if group_only else CHOWN_HELP)
+    opts = parse(inv, _FLAGS, _LONG + ([] if group_only else ["from="]),
+                 help_text=CHGRP_HELP if group_only else CHOWN_HELP)
     me = _Identity(inv)
+    # --from: only files with that owner change; every file here is the user's
+    current = opts.last("--from")
+    wanted_owner = True
+    if current is not None:
+        cur_uid, cur_gid = _parse_spec(inv, me, current, False)
+        wanted_owner = all(me.user(t) == me.uid for t in (cur_uid, cur_gid) if t is not None)
     ops = list(opts.operands)
     ref = opts.last("--reference")
     if ref is not None:
@@ -133,6 +140,7 @@ def _run(inv: Invocation, group_only: bool) -> int:
                      verbose=opts.has("-v", "--verbose"), changes=opts.has("-c", "--changes"),
                      quiet=opts.has("-f", "--silent", "--quiet"),
                      recursive=opts.has("-R", "--recursive"))
+    walker.untouched = not wanted_owner
     for op in ops:
         walker.one(op, inv.abs(op))
     return walker.status
@@ -150,6 +158,7 @@ class _Walker:
         self.verbose, self.changes, self.quiet, self.recursive = verbose, changes, quiet, recursive
         self.status = 0
         self.what = "group" if uid is None else "ownership"
+        self.untouched = False  # --from named another owner: nothing is changed
 
     def one(self, shown: str, path: str, top: bool = True) -> None:
         inv = self.inv
@@ -184,7 +193,7 @@ class _Walker:
     def _change(self, shown: str) -> None:
         me = self.me
         wanted = [me.user(t) for t in (self.uid, self.gid) if t is not None]
-        if me.uid == 0 or all(n == me.uid for n in wanted):
+        if self.untouched or me.uid == 0 or all(n == me.uid for n in wanted):
             if self.verbose:
                 write_line(self.inv, f"{self.what} of {quoteaf(shown)} retained as "
                                      f"{self._shape(me.name, me.name)}")
