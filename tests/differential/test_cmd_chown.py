@@ -51,7 +51,11 @@ CASES = [
     ["chown", "--from=root", "0", "f"], ["chown", "-v", "--from=root", "0", "f"],
     ["chown", "-v", "--from=1000", "1000", "f"], ["chown", "--from=1000", "0", "f"],
     ["chown", "--from=nosuch", "0", "f"], ["chown", "--from=USER:0", "0", "f"],
-    ["chgrp", "--from=root", "0", "f"],
+    ["chgrp", "--from=root", "0", "f"], ["chown", "-vRP", "0", "lsd"],
+    ["chown", "-vRL", "0", "lsd"], ["chown", "-vRH", "0", "lsd"], ["chown", "-vRH", "0", "top"],
+    ["chown", "-vRL", "0", "top"], ["chown", "-vRP", "0", "top"],
+    ["chown", "-R", "--preserve-root", "0", "/"],
+    ["chown", "--preserve-root", "0", "f"], ["chown", "-R", "0", "dangling"],
 ]
 
 
@@ -64,6 +68,10 @@ def root(tmp_path: Path) -> Path:
     (tmp_path / "link").symlink_to("f")
     (tmp_path / "d" / "dl").symlink_to("nowhere")
     (tmp_path / "dangling").symlink_to("nowhere")
+    (tmp_path / "sd" / "in").mkdir(parents=True)
+    (tmp_path / "lsd").symlink_to("sd")
+    (tmp_path / "top").mkdir()
+    (tmp_path / "top" / "inner").symlink_to("../sd")
     os.chmod(tmp_path, 0o755)
     for dirpath, dirnames, filenames in os.walk(tmp_path):
         for n in [dirpath, *(os.path.join(dirpath, x) for x in dirnames + filenames)]:

@@ -141,9 +141,33 @@ def _run(inv: Invocation, group_only: bool) -> int:
                      quiet=opts.has("-f", "--silent", "--quiet"),
                      recursive=opts.has("-R", "--recursive"))
     walker.untouched = not wanted_owner
+    walker.traverse = _last_choice(opts.items, {"-H": "H", "-L": "L", "-P": "P"}, "P")
+    preserve = _last_wins(opts.items, ("--preserve-root",), ("--no-preserve-root",), False)
     for op in ops:
-        walker.one(op, inv.abs(op))
+        path = inv.abs(op)
+        if walker.recursive and preserve and _is_root(inv, path):
+            same = "" if op == "/" else " (same as '/')"
+            inv.error(f"it is dangerous to operate recursively on {quoteaf(op)}{same}")
+            inv.error("use --no-preserve-root to override this failsafe")
+            walker.status = 1
+            continue
+        walker.one(op, path)
     return walker.status
+
+
+def _is_root(inv: Invocation, path: str) -> bool:
+    try:
+        return inv.fs.realpath(path) == "/"
+    except (OSError, AttributeError):
+        return path == "/"
+
+
+def _last_choice(items: list[tuple[str, str | None]], choices: dict[str, str], default: str
+                 ) -> str:
+    value = default
+    for key, _ in items:
+        value = choices.get(key, value)
+    return value
 
 
 class _Walker:
@@ -159,6 +183,7 @@ class _Walker:
         self.status = 0
         self.what = "group" if uid is None else "ownership"
         self.untouched = False  # --from named another owner: nothing is changed
+        self.traverse = "P"  # -R and symlinks: P never follows, H on the command line, L all
 
     def one(self, shown: str, path: str, top: bool = True) -> None:
         inv = self.inv
@@ -170,17 +195,18 @@ class _Walker:
                 inv.error(f"cannot access {quoteaf(shown)}: {strerror(e)}")
             self.status = 1
             return
-        if st.S_ISLNK(lst.st_mode) and self.dereference and (top or not self.recursive):
+        is_dir = st.S_ISDIR(lst.st_mode)
+        if st.S_ISLNK(lst.st_mode) and self._follows(top):
             try:
-                inv.fs.stat(path)
+                is_dir = st.S_ISDIR(inv.fs.stat(path).st_mode)
             except OSError as e:
                 if not self.quiet:
                     inv.error(f"cannot dereference {quoteaf(shown)}: {strerror(e)}")
                 self.status = 1
                 return
-        if self.recursive and st.S_ISDIR(lst.st_mode):
+        if self.recursive and is_dir:
             try:
-                names = sorted(inv.fs.listdir(path))
+                names = list(inv.fs.listdir(path))  # directory order, as fts reads it
             except OSError as e:
                 inv.error(f"cannot read directory {quoteaf(shown)}: {strerror(e)}")
                 self.status = 1
@@ -189,6 +215,12 @@ class _Walker:
                 child = shown + name if shown.endswith("/") else shown + "/" + name
                 self.one(child, path.rstrip("/") + "/" + name, top=False)
         self._change(shown)
+
+    def _follows(self, top: bool) -> bool:
+        """Whether a symlink met here is followed (GNU: -R goes by -H/-L/-P, else -h)."""
+        if not self.recursive:
+            return self.dereference
+        return self.traverse == "L" or (self.traverse == "H" and top)
 
     def _change(self, shown: str) -> None:
         me = self.me
