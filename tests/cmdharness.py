@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools import require
+
 from vshell import builtins
 from vshell.command import CancelToken, Invocation
 from vshell.interp.dispatch import call_command
@@ -67,6 +69,8 @@ def run_cmd(
 def run_gnu(
     root: Path, argv: list[str], stdin: bytes = b"", env: Mapping[str, str] | None = None
 ) -> Ran:
+    """Run the host tool (the test is skipped when the tool is not installed)."""
+    require(argv[0])
     p = subprocess.run(
         argv,
         input=stdin,

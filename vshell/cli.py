@@ -84,7 +84,11 @@ REVIEW_COMMANDS = ("changes", "diff", "sync", "discard")
 
 
 class UsageError(Exception):
-    pass
+    """A malformed command line: printed with the ``Try 'vshell --help'`` hint."""
+
+
+class ConfigError(UsageError):
+    """A well-formed option naming something that is not there (no --help hint)."""
 
 
 @record
@@ -143,13 +147,14 @@ def parse_size(text: str) -> int:
 
 def parse_args(argv: list[str]) -> Options:
     o = Options()
+    specs: list[str] = []  # the --mount texts, for messages naming an earlier one
     i = 0
 
     def value(flag: str) -> str:
         nonlocal i
         if "=" in argv[i] and argv[i].startswith("--"):
             return argv[i].split("=", 1)[1]
-        if i + 1 >= len(argv):
+        if i + 1 >= len(argv) or (argv[i + 1].startswith("-") and len(argv[i + 1]) > 1):
             raise UsageError(f"option {flag} requires an argument")
         i += 1
         return argv[i]
@@ -165,7 +170,14 @@ def parse_args(argv: list[str]) -> Options:
             return o
         if name == "--mount":
             spec = value(name)
-            o.mounts.append(_parse_mount(spec))
+            mount = _parse_mount(spec)
+            _check_host(spec, mount[0])
+            for earlier, (_, vpath, _) in zip(specs, o.mounts, strict=True):
+                if vpath.rstrip("/") == mount[1].rstrip("/"):
+                    raise UsageError(f"--mount {spec}: {vpath} is already mounted by "
+                                     f"--mount {earlier}")
+            specs.append(spec)
+            o.mounts.append(mount)
         elif name == "--deny-path":
             o.deny.append(value(name))
         elif name == "--allow-net":
@@ -191,6 +203,9 @@ def parse_args(argv: list[str]) -> Options:
                 o.env[k] = os.environ[k]
         elif name == "--cwd":
             o.cwd = value(name)
+            if not o.cwd.startswith("/"):
+                raise UsageError(f"--cwd {o.cwd}: must be an absolute path in the sandbox"
+                                 " (a mount point such as /work, or a directory under one)")
         elif name == "--history-file":
             o.history_file = value(name)
         elif name == "--overlay":
@@ -218,20 +233,37 @@ def parse_args(argv: list[str]) -> Options:
     return o
 
 
+_MODES = ("ro", "rw", "cow")
+
+
 def _parse_mount(spec: str) -> tuple[str, str, str]:
+    """``HOST:VPATH[:MODE]`` as (host, vpath, mode); each fault named in its own words."""
+    parts = spec.split(":")
     mode = "rw"
-    body = spec
-    for suffix in (":ro", ":rw", ":cow"):
-        if spec.endswith(suffix):
-            mode = suffix[1:]
-            body = spec[: -len(suffix)]
-            break
-    host, sep, vpath = body.rpartition(":")
-    if not sep or not host or not vpath:
-        raise UsageError(f"invalid --mount {spec!r} (want HOST:VPATH[:ro|:cow])")
+    if len(parts) >= 3 and not parts[-1].startswith("/"):
+        mode = parts.pop()
+        if mode not in _MODES:
+            raise UsageError(f"--mount {spec}: unknown mode {mode!r} (use ro or cow)")
+        if len(parts) >= 3 and parts[-1] in _MODES:
+            raise UsageError(f"--mount {spec}: more than one mode ({parts[-1]} and {mode});"
+                             " give one of ro or cow")
+    host, vpath = ":".join(parts[:-1]), parts[-1]
+    if len(parts) < 2 or not host or not vpath:
+        raise UsageError(f"--mount {spec}: want HOST:VPATH[:ro|:cow], e.g. --mount .:/work")
     if not vpath.startswith("/"):
-        raise UsageError(f"invalid --mount {spec!r}: VPATH must be absolute")
+        raise UsageError(f"--mount {spec}: VPATH {vpath!r} must be an absolute path in the"
+                         " sandbox, e.g. /work")
+    if any(p in (".", "..") for p in vpath.split("/")):
+        raise UsageError(f"--mount {spec}: VPATH {vpath!r} must not contain '.' or '..'")
     return host, vpath, mode
+
+
+def _check_host(spec: str, host: str) -> None:
+    """A mount's host side must be an existing directory (said before any sandbox starts)."""
+    if not os.path.exists(host):
+        raise ConfigError(f"--mount {spec}: no such directory: {host}")
+    if not os.path.isdir(host):
+        raise ConfigError(f"--mount {spec}: not a directory: {host}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,6 +316,9 @@ def _main(argv: list[str] | None = None) -> int:
         return review_main(argv[0], argv[1:])
     try:
         opts = parse_args(argv)
+    except ConfigError as e:
+        sys.stderr.write(f"vshell: {e}\n")
+        return 2
     except UsageError as e:
         sys.stderr.write(f"vshell: {e}\nTry 'vshell --help' for more information.\n")
         return 2

@@ -8,6 +8,7 @@ traceback never reaches the caller.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import threading
 import time
@@ -81,6 +82,12 @@ def _check_vpath(vpath: str) -> str:
     return "/" + "/".join(parts)
 
 
+def _check_cwd(cwd: str) -> str:
+    if not cwd.startswith("/"):
+        raise SandboxConfigError(f"cwd {cwd!r} must be an absolute path in the sandbox")
+    return posixpath.normpath("/" + cwd.lstrip("/"))
+
+
 def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) -> Any:
     from vshell import vfs
 
@@ -89,12 +96,14 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) ->
     for m in mounts:
         vpath = _check_vpath(m.vpath)
         if vpath in seen:
-            raise SandboxConfigError(f"two mounts at {vpath}")
+            raise SandboxConfigError(f"two mounts at {vpath}: each mount point must differ")
         seen.add(vpath)
         if isinstance(m, HostMount):
             host = os.path.abspath(m.host)
+            if not os.path.exists(host):
+                raise SandboxConfigError(f"mount {m.host}:{vpath}: no such directory: {m.host}")
             if not os.path.isdir(host):
-                raise SandboxConfigError(f"mount {m.host}:{vpath}: {m.host}: not a directory")
+                raise SandboxConfigError(f"mount {m.host}:{vpath}: not a directory: {m.host}")
             if m.cow and m.readonly:
                 raise SandboxConfigError(f"mount {m.host}:{vpath}: cow and readonly exclude")
             if m.cow:
@@ -261,9 +270,9 @@ class Sandbox:
         if cwd is None:
             cwd = _check_vpath(mounts[0].vpath) if mounts else "/"
         else:
-            cwd = _check_vpath(cwd)
+            cwd = _check_cwd(cwd)
         if not self.fs.isdir(cwd):
-            raise SandboxConfigError(f"working directory {cwd}: no such directory")
+            raise SandboxConfigError(f"cwd {cwd}: no such directory in the sandbox")
         environment = base_env(cwd)
         for k, v in (env or {}).items():
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):

@@ -10,8 +10,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tools import needs
 
 from vshell import HostMount, Sandbox
+
+pytestmark = needs("bash")
 
 SCRIPTS = [
     # quoting and expansion

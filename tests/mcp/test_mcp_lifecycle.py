@@ -88,7 +88,7 @@ def test_usage() -> None:
         assert r.returncode == 2, (bad, r.stderr)
         assert r.stderr.startswith(b"vshell mcp: ")
     r = _vshell("mcp", "--mount", "/definitely/not/here:/w")
-    assert r.returncode == 2 and b"not a directory" in r.stderr
+    assert r.returncode == 2 and b"no such directory: /definitely/not/here" in r.stderr
 
 
 def test_a_script_named_mcp_still_runs(tmp_path: Path) -> None:

@@ -19,8 +19,9 @@ MAX_LINKS = 40
 def canonical(inv: Invocation, name: str, mode: str, follow: bool = True) -> str:
     """The absolute virtual path for ``name``; OSError(errno) when ``mode`` forbids."""
     fs = inv.fs
-    pending = [p for p in inv.abs(name).split("/") if p] if name.startswith("/") else [
-        p for p in (inv.dir.rstrip("/") + "/" + name).split("/") if p]
+    # no lexical normalisation first: "link/.." is the parent of the link's target (GNU)
+    full = name if name.startswith("/") else inv.dir.rstrip("/") + "/" + name
+    pending = [p for p in full.split("/") if p]
     trailing_slash = name.endswith("/")
     done: list[str] = []
     links = 0
@@ -40,6 +41,9 @@ def canonical(inv: Invocation, name: str, mode: str, follow: bool = True) -> str
         except OSError as e:
             if e.errno != errno.ENOENT:
                 raise
+            if _leads_to_mount(fs, cur):  # e.g. /home above a mount at /home/me/project
+                done.append(part)
+                continue
             if mode == "m" or (mode == "f" and is_last):
                 done.append(part)
                 continue
@@ -66,6 +70,14 @@ def canonical(inv: Invocation, name: str, mode: str, follow: bool = True) -> str
             raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), name)
         done.append(part)
     return "/" + "/".join(done)
+
+
+def _leads_to_mount(fs, path: str) -> bool:
+    """Whether ``path`` is a directory on the way to a mount point (the VFS may not list
+    such a directory itself, yet the walk must pass through it)."""
+    prefix = path.rstrip("/") + "/"
+    mounts = getattr(fs, "mounts", ())
+    return any(m.vpath.startswith(prefix) for m in (mounts() if callable(mounts) else mounts))
 
 
 def relative(path: str, base: str) -> str:

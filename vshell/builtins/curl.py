@@ -14,6 +14,7 @@ import time
 import urllib.parse
 from typing import Any
 
+from vshell.builtins import curl_file
 from vshell.builtins._opts import UsageError, parse
 from vshell.command import Exit, Invocation
 from vshell.records import field, record
@@ -384,11 +385,11 @@ def run(inv: Invocation) -> int:
         return e.code
     if not cfg.urls:
         raise _usage(inv, "no URL specified")
-    if inv.http is None:
+    if inv.http is None and not all(curl_file.is_file_url(u) for u in cfg.urls):
         raise Exit(1, NO_NET)
     client = inv.http
     own_client = None
-    if cfg.cacert is not None:
+    if cfg.cacert is not None and client is not None:
         try:
             pem = _read_source(inv, cfg.cacert).decode("ascii", "replace")
             own_client = client = inv.http.with_ca(pem)
@@ -421,7 +422,11 @@ def _transfer_with_retry(inv: Invocation, cfg: Config, client: Any, url: str,
         stats = Stats(started=time.monotonic())
         sink = _Sink(inv, cfg, url, out)
         try:
-            retryable = _transfer(inv, cfg, client, url, sink, stats, attempt < cfg.retry)
+            if curl_file.is_file_url(url):  # served from the sandbox filesystem
+                curl_file.transfer(inv, cfg, url, sink, stats, CurlError, _read_source)
+                retryable = None
+            else:
+                retryable = _transfer(inv, cfg, client, url, sink, stats, attempt < cfg.retry)
             code = 0
             if retryable is not None:
                 code = retryable.code

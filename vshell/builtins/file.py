@@ -1,10 +1,11 @@
 """file: determine file type from a small built-in magic table (a subset of file 5.x).
 
 Recognised: empty, directory, symbolic links, text (ASCII / UTF-8 / ISO-8859, with the
-line-terminator, long-line and escape notes), scripts by ``#!`` (sh, bash, zsh, python,
-perl, node, awk, others), JSON, HTML, XML, C source, gzip (with header details), tar, zip,
-PNG (size, depth, colour), JPEG, GIF, PDF, ELF (class, endianness, type, machine).  Other
-binary content is ``data``.  ELF and JPEG descriptions are shorter than file's.
+line-terminator, long-line and escape notes), scripts by ``#!`` (file 5.44's magic for the
+shells, python, perl, ruby, node, the awks, tcl, php, lua; ``a PROG script`` otherwise),
+JSON, CSV (file's is_csv rule), makefiles, HTML, XML, C source, gzip (with header details),
+tar, zip, PNG (size, depth, colour), JPEG, GIF, PDF, ELF (class, endianness, type,
+machine).  Other binary content is ``data``.  ELF and JPEG descriptions are shorter than file's.
 """
 
 from __future__ import annotations
@@ -37,17 +38,57 @@ Determine type of FILEs.
 
 HEAD = 1 << 20
 
-_SCRIPTS = [
-    (re.compile(r"bash$"), "Bourne-Again shell script, {t} executable{n}", "text/x-shellscript"),
-    (re.compile(r"zsh$"), "Paul Falstad's zsh script, {t} executable{n}", "text/x-shellscript"),
-    (re.compile(r"(da|k|mk|a)?sh$"), "POSIX shell script, {t} executable{n}",
-     "text/x-shellscript"),
-    (re.compile(r"python[0-9.]*$"), "Python script, {t} executable{n}", "text/x-script.python"),
-    (re.compile(r"perl[0-9.]*$"), "Perl script text executable", "text/x-perl"),
-    (re.compile(r"node(js)?$"), "Node.js script executable, {t}{n}", "application/javascript"),
-    (re.compile(r"[gnm]?awk$"), "awk script, {t} executable{n}", "text/x-awk"),
-    (re.compile(r"ruby[0-9.]*$"), "Ruby script, {t} executable{n}", "text/x-ruby"),
+# file 5.44's magic for "#!" lines, in its order.  Each pattern is matched against the line
+# after "#!" (direct) or against the words after ".../env " (env); the description takes
+# {t} (the text kind) and {n} (the notes).  Anything else is "a PROGRAM script".
+_STD = "{d}, {t} executable{n}"
+_SCRIPTS: list[tuple[re.Pattern[str], re.Pattern[str] | None, str, str]] = [
+    (re.compile(r"/bin/sh$"), None, "POSIX shell script", "text/x-shellscript"),
+    (re.compile(r"(/usr(/local)?)?/bin/bash$"), re.compile(r"bash$"),
+     "Bourne-Again shell script", "text/x-shellscript"),
+    (re.compile(r"(/usr(/local)?)?/bin/zsh$"), re.compile(r"zsh$"),
+     "Paul Falstad's zsh script", "text/x-shellscript"),
+    (re.compile(r"/bin/ksh$"), None, "Korn shell script", "text/x-shellscript"),
+    (re.compile(r".*/ash$"), None, "Neil Brown's ash script", "text/x-shellscript"),
+    (re.compile(r"/bin/csh$"), None, "C shell script", "text/x-shellscript"),
+    (re.compile(r".*/tcsh$"), None, "Tenex C shell script", "text/x-shellscript"),
+    (re.compile(r".*/fish$"), re.compile(r"fish$"), "fish shell script", "text/x-shellscript"),
+    (re.compile(r".*/python[0-9.]*$"), re.compile(r"python[0-9.]*$"), "Python script",
+     "text/x-script.python"),
+    (re.compile(r"(/usr(/local)?)?/bin/perl$"), re.compile(r"perl[0-9.]*$"),
+     "Perl script text executable", "text/x-perl"),
+    (re.compile(r".*/ruby[0-9.]*$"), re.compile(r"ruby[0-9.]*$"), "Ruby script", "text/x-ruby"),
+    (re.compile(r"(/usr)?/bin/node(js)?$"), re.compile(r"node(js)?$"),
+     "Node.js script executable, {t}{n}", "application/javascript"),
+    (re.compile(r"(/usr)?/bin/awk$"), None, "awk script", "text/x-awk"),
+    (re.compile(r".*/gawk$"), None, "GNU awk script", "text/x-gawk"),
+    (re.compile(r".*/nawk$"), None, "new awk script", "text/x-nawk"),
+    (re.compile(r".*/(tclsh|wish)[0-9.]*$"), re.compile(r"wish[0-9.]*$"), "Tcl/Tk script",
+     "text/x-tcl"),
+    (re.compile(r"$^"), re.compile(r"tclsh[0-9.]*$"), "Tcl script", "text/x-tcl"),
+    (re.compile(r".*/php[0-9.]*$"), None, "PHP script", "text/x-php"),
+    (re.compile(r".*/lua[0-9.]*$"), re.compile(r"lua[0-9.]*$"), "Lua script", "text/x-lua"),
 ]
+_MAKEFILE = [
+    (re.compile(rb"^(CFLAGS|VPATH|LDFLAGS|all:|\.PRECIOUS)", re.M), "makefile script"),
+    (re.compile(rb"^\.(BEGIN|include)", re.M), "BSD makefile script"),
+    (re.compile(rb"^SUBDIRS", re.M), "automake makefile script"),
+]
+
+
+def _script(line: str, base: str, notes: str) -> tuple[str, str]:
+    """(description, mime type) of a file whose first line is ``#!`` + ``line``."""
+    words = line.split()
+    prog = words[0] if words else ""
+    env = prog.endswith("/env") and len(words) > 1
+    for direct, via_env, desc, mime in _SCRIPTS:
+        pattern = via_env if env else direct
+        if pattern is not None and pattern.match(words[1] if env else prog):
+            template = desc if "{t}" in desc or desc.endswith("executable") else _STD
+            return template.format(d=desc, t=base, n=notes), mime
+    shown = line.split(None, 1)[1] if env else line
+    return f"a {shown} script, {base} executable{notes}", "text/plain"
+
 
 _ELF_MACHINES = {3: "Intel 80386", 40: "ARM", 62: "x86-64", 183: "ARM aarch64", 243: "UCB RISC-V"}
 
@@ -205,17 +246,6 @@ def describe(data: bytes, mode: int, inv: Invocation) -> tuple[str, str, str]:
     kind, charset = text
     base = f"{kind} text"
     notes = _text_notes(data)
-    if data[:2] == b"#!":
-        line = data.split(b"\n", 1)[0][2:].decode("latin-1").strip()
-        words = line.split()
-        prog = words[0] if words else ""
-        if prog.endswith("/env") and len(words) > 1:
-            prog = words[1]
-        name = prog.rsplit("/", 1)[-1]
-        for pat, template, mime in _SCRIPTS:
-            if pat.match(name):
-                return template.format(t=base, n=notes), mime, charset
-        return f"a {prog} script, {base} executable{notes}", "text/plain", charset
     stripped = data.lstrip()
     if stripped[:1] in (b"{", b"[") and len(data) < HEAD:
         try:
@@ -223,6 +253,12 @@ def describe(data: bytes, mode: int, inv: Invocation) -> tuple[str, str, str]:
             return "JSON text data", "application/json", charset
         except ValueError:
             pass
+    if _is_csv(data):
+        return "CSV text", "text/csv", charset
+    if data[:2] == b"#!":
+        line = data.split(b"\n", 1)[0][2:].decode("latin-1").strip()
+        desc, mime = _script(line, base, notes)
+        return desc, mime, charset
     low = stripped[:256].lower()
     if low.startswith(b"<?xml"):
         m = re.match(rb'<\?xml\s+version\s*=\s*["\']([\d.]+)', low)
@@ -230,9 +266,51 @@ def describe(data: bytes, mode: int, inv: Invocation) -> tuple[str, str, str]:
         return f"XML {ver} document, {base}{notes}", "text/xml", charset
     if low.startswith((b"<!doctype html", b"<html")):
         return f"HTML document, {base}{notes}", "text/html", charset
+    for pattern, kind_of_make in _MAKEFILE:
+        if pattern.search(b"\n".join(data.split(b"\n", 100)[:100])):
+            return f"{kind_of_make}, {base}{notes}", "text/x-makefile", charset
     if re.match(rb"#\s*include\s*[<\"]", stripped):
         return f"C source, {base}{notes}", "text/x-c", charset
     return f"{base}{notes}", "text/plain", charset
+
+
+CSV_LINES = 10
+
+
+def _is_csv(data: bytes) -> bool:
+    """file's is_csv: the first lines (at least three, at most ten) have the same number
+    of commas outside double quotes, and that number is not zero."""
+    nf = tf = nl = 0
+    i, n = 0, len(data)
+    while i < n:
+        c = data[i]
+        i += 1
+        if c == 0x22:  # a quoted field, where "" is a quote: skip to its end
+            quote = False
+            while i < n:
+                c = data[i]
+                i += 1
+                if c != 0x22:
+                    if quote:
+                        i -= 1
+                        break
+                    continue
+                quote = not quote
+            continue
+        if c == 0x2C:
+            nf += 1
+        elif c == 0x0A:
+            nl += 1
+            if nl == CSV_LINES:
+                return tf != 0 and tf == nf
+            if tf == 0:
+                if nf == 0:
+                    return False
+                tf = nf
+            elif tf != nf:
+                return False
+            nf = 0
+    return tf != 0 and nl > 2
 
 
 def run(inv: Invocation) -> int:

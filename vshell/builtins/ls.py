@@ -20,12 +20,14 @@ from vshell.builtins._futil import (
     human,
     invalid_arg,
     owner_name,
+    quote,
     quoteaf,
     strerror,
 )
 from vshell.builtins._opts import parse
 from vshell.builtins._timefmt import localtime, strftime, zone
-from vshell.command import Invocation
+from vshell.builtins._width import char_width
+from vshell.command import Exit, Invocation
 from vshell.records import record
 
 HELP = """\
@@ -58,6 +60,12 @@ Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
   -t                         sort by time, newest first
   -u                         with -lt: sort by, and show, access time
   -1                         list one file per line
+  -C                         list entries by columns
+  -x                         list entries by lines instead of by columns
+  -m                         fill width with a comma separated list of entries
+  -T, --tabsize=COLS         assume tab stops at each COLS instead of 8
+  -w, --width=COLS           set output width to COLS.  0 means no limit
+                             (default: $COLUMNS, else 80)
       --help        display this help and exit
 """
 
@@ -78,6 +86,8 @@ LONG = [
     "color=?",
     "format=",
     "sort=",
+    "width=",
+    "tabsize=",
 ]
 
 SIX_MONTHS = 31556952 // 2
@@ -95,8 +105,8 @@ class Entry:
 class Ls:
     def __init__(self, inv: Invocation) -> None:
         self.inv = inv
-        o = parse(inv, "aAcdFghGiLlnoprRsStu1", LONG + ["inode", "size"], help_text=HELP,
-                  usage_status=2)
+        o = parse(inv, "aAcdFghGiLlnoprRsStu1CxmT:w:", LONG + ["inode", "size"],
+                  help_text=HELP, usage_status=2)
         self.operands = o.operands
         self.all = self.almost = self.directory = self.classify = self.slash = False
         self.long = self.human = self.deref = self.numeric = self.reverse = False
@@ -107,7 +117,24 @@ class Ls:
         self.sort = "name"
         self.time = "mtime"
         self.style = "locale"
+        self.layout = "single"  # or vertical (-C), horizontal (-x), commas (-m)
+        self.line_width = -1  # not given with -w: $COLUMNS decides when a layout needs it
+        self.tabsize = 8
         for key, val in o.items:
+            if key in ("-l", "-g", "-o", "-n", "--numeric-uid-gid", "--full-time", "-1"):
+                self.layout = "single"
+            elif key in ("-C", "-x", "-m"):
+                self.long = False
+                self.layout = {"-C": "vertical", "-x": "horizontal", "-m": "commas"}[key]
+            elif key in ("-w", "--width"):
+                if not (val or "").isdigit():
+                    raise Exit(2, f"invalid line width: {quote(val or '')}")
+                self.line_width = int(val or "0")
+            elif key in ("-T", "--tabsize"):
+                if not (val or "").isdigit():
+                    raise Exit(2, f"invalid tab size: {quote(val or '')}")
+                self.tabsize = int(val or "0")
+
             if key in ("-a", "--all"):
                 self.all, self.almost = True, False
             elif key in ("-A", "--almost-all"):
@@ -161,9 +188,15 @@ class Ls:
                 if val not in (None, "never", "no", "none", "auto", "tty", "if-tty"):
                     self._bad_arg(val or "", "--color")
             elif key == "--format":
+                layouts = {"vertical": "vertical", "horizontal": "horizontal",
+                           "across": "horizontal", "commas": "commas"}
                 if val in ("long", "verbose"):
-                    self.long = True
-                elif val != "single-column":
+                    self.long, self.layout = True, "single"
+                elif val in layouts:
+                    self.long, self.layout = False, layouts[val or ""]
+                elif val == "single-column":
+                    self.long, self.layout = False, "single"
+                else:
                     self._bad_arg(val or "", "--format")
             elif key == "--sort":
                 choices = {"none": "name", "name": "name", "size": "size", "time": "time"}
@@ -172,6 +205,10 @@ class Ls:
                 self.sort = choices[val or ""]
             elif key == "-1":
                 pass
+        if self.line_width < 0:
+            self.line_width = 80
+            if self.layout != "single" and not self.long:
+                self.line_width = self._env_width(inv.env.get("COLUMNS", ""))
         if self.time != "mtime" and not self.long and self.sort == "name":
             self.sort = "time"
         self.tz = zone(inv.env)
@@ -179,6 +216,15 @@ class Ls:
         self.status = 0
         self.out: list[bytes] = []
         self.printed = False
+
+    def _env_width(self, text: str) -> int:
+        """$COLUMNS when it is a number (0: no limit), else GNU's 80 (with a warning)."""
+        if text.isdigit():
+            return int(text)
+        if text:
+            self.inv.error(f"ignoring invalid width in environment variable COLUMNS: "
+                           f"{quote(text)}")
+        return 80
 
     def _bad_arg(self, val: str, opt: str) -> None:
         groups = {
@@ -341,8 +387,16 @@ class Ls:
         out = self.out
         prefix = self._prefix(entries) if (self.inode or self.blocks) else {}
         if not self.long:
-            for e in entries:
-                out.append(enc(prefix.get(id(e), "") + self._name(e)) + b"\n")
+            cells = [prefix.get(id(e), "") + self._name(e) for e in entries]
+            if self.layout == "single" or not cells:
+                for text in cells:
+                    out.append(enc(text) + b"\n")
+            elif self.layout == "commas":
+                out.append(enc(_commas(cells, self.line_width)))
+            else:
+                tabs = self.tabsize if self.line_width else 0  # GNU: no tabs without a limit
+                out.append(enc(_columns(cells, self.line_width, tabs,
+                                        self.layout == "vertical")))
             return
         rows = []
         for e in widths_from if widths_from is not None else entries:
@@ -471,6 +525,103 @@ class Ls:
             self._list_dir(e.name, e.path, True, header)
         self._flush()
         return self.status
+
+
+MIN_COLUMN_WIDTH = 3
+
+
+def _text_width(text: str) -> int:
+    return sum(char_width(c) for c in text)
+
+
+def _indent(frm: int, to: int, tabsize: int) -> str:
+    """GNU ls's indent(): tabs where a whole tab stop fits, then spaces."""
+    out = []
+    while frm < to:
+        if tabsize and to // tabsize > (frm + 1) // tabsize:
+            out.append("\t")
+            frm += tabsize - frm % tabsize
+        else:
+            out.append(" ")
+            frm += 1
+    return "".join(out)
+
+
+def _layout(widths: list[int], line_width: int, by_columns: bool) -> list[int]:
+    """The column widths of the widest layout that fits (GNU's calculate_columns)."""
+    n = len(widths)
+    max_idx = line_width // MIN_COLUMN_WIDTH if line_width else n
+    max_cols = max(1, min(max_idx, n))
+    best = None
+    for cols in range(max_cols, 0, -1):
+        col_arr = [MIN_COLUMN_WIDTH] * cols
+        rows = (n + cols - 1) // cols
+        line_len = cols * MIN_COLUMN_WIDTH
+        ok = True
+        for i, w in enumerate(widths):
+            idx = i // rows if by_columns else i % cols
+            real = w + (0 if idx == cols - 1 else 2)
+            if col_arr[idx] < real:
+                line_len += real - col_arr[idx]
+                col_arr[idx] = real
+                if line_width and line_len >= line_width:
+                    ok = False
+                    break
+        if ok or cols == 1:
+            best = col_arr
+            break
+    return best or [max(widths)]
+
+
+def _columns(cells: list[str], line_width: int, tabsize: int, by_columns: bool) -> str:
+    widths = [_text_width(c) for c in cells]
+    col_arr = _layout(widths, line_width, by_columns)
+    cols = len(col_arr)
+    n = len(cells)
+    lines = []
+    if by_columns:
+        rows = (n + cols - 1) // cols
+        for row in range(rows):
+            parts, pos, col, i = [], 0, 0, row
+            while True:
+                parts.append(cells[i])
+                width = col_arr[col]
+                col += 1
+                nxt = i + rows
+                if nxt >= n:
+                    break
+                parts.append(_indent(pos + widths[i], pos + width, tabsize))
+                pos += width
+                i = nxt
+            lines.append("".join(parts))
+        return "".join(line + "\n" for line in lines)
+    parts, pos = [cells[0]], 0
+    for i in range(1, n):
+        col = i % cols
+        if col == 0:
+            parts.append("\n")
+            pos = 0
+        else:
+            parts.append(_indent(pos + widths[i - 1], pos + col_arr[col - 1], tabsize))
+            pos += col_arr[col - 1]
+        parts.append(cells[i])
+    return "".join(parts) + "\n"
+
+
+def _commas(cells: list[str], line_width: int) -> str:
+    parts, pos = [], 0
+    for i, cell in enumerate(cells):
+        length = _text_width(cell) if line_width else 0
+        if i:
+            if not line_width or pos + length + 2 < line_width:
+                pos += 2
+                parts.append(", ")
+            else:
+                pos = 0
+                parts.append(",\n")
+        parts.append(cell)
+        pos += length
+    return "".join(parts) + "\n"
 
 
 def _parent(path: str) -> str:

@@ -1,5 +1,6 @@
-"""realpath: print the resolved absolute file name (GNU: -e -m -L? no -s -q -z,
---relative-to, --relative-base).  Names are virtual paths inside the sandbox."""
+"""realpath: print the resolved absolute file name (GNU: -e -m -L -P -s -q -z,
+--relative-to, --relative-base).  Names are virtual paths inside the sandbox; ``..`` after
+a symlink is the parent of its target (-P, the default) unless -L resolves it first."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ all but the last component must exist
 
   -e, --canonicalize-existing  all components of the path must exist
   -m, --canonicalize-missing   no path components need exist or be a directory
+  -L, --logical                resolve '..' components before symlinks
+  -P, --physical               resolve symlinks as encountered (default)
   -q, --quiet                  suppress most error messages
       --relative-to=DIR        print the resolved path relative to DIR
       --relative-base=DIR      print absolute paths unless paths below DIR
@@ -26,8 +29,9 @@ all but the last component must exist
 
 def run(inv: Invocation) -> int:
     opts = parse(
-        inv, "emqsz",
-        ["canonicalize-existing", "canonicalize-missing", "quiet", "relative-to=",
+        inv, "emLPqsz",
+        ["canonicalize-existing", "canonicalize-missing", "logical", "physical", "quiet",
+         "relative-to=",
          "relative-base=", "strip", "no-symlinks", "zero"],
         help_text=HELP,
     )
@@ -38,6 +42,11 @@ def run(inv: Invocation) -> int:
         elif key in ("-m", "--canonicalize-missing"):
             mode = "m"
     follow = not opts.has("-s", "--strip", "--no-symlinks")
+    logical = _last_of(opts.items, ("-L", "--logical"), ("-P", "--physical"))
+
+    def resolve(name: str) -> str:
+        return canonical(inv, inv.abs(name) if logical else name, mode, follow)
+
     quiet = opts.has("-q", "--quiet")
     end = b"\0" if opts.has("-z", "--zero") else b"\n"
     if not opts.operands:
@@ -48,9 +57,9 @@ def run(inv: Invocation) -> int:
     rel_base = opts.last("--relative-base")
     try:
         if rel_to is not None:
-            rel_to = canonical(inv, rel_to, mode, follow)
+            rel_to = resolve(rel_to)
         if rel_base is not None:
-            rel_base = canonical(inv, rel_base, mode, follow)
+            rel_base = resolve(rel_base)
     except OSError as e:
         bad = rel_to if rel_to is not None else rel_base
         inv.error(f"{quotef(bad or '')}: {strerror(e)}")
@@ -60,7 +69,7 @@ def run(inv: Invocation) -> int:
     status = 0
     for op in opts.operands:
         try:
-            path = canonical(inv, op, mode, follow)
+            path = resolve(op)
         except OSError as e:
             if not quiet:
                 inv.error(f"{quotef(op)}: {strerror(e)}")
@@ -74,3 +83,15 @@ def run(inv: Invocation) -> int:
                 path = relative(path, rel_to)
         inv.stdout.write(enc(path) + end)
     return status
+
+
+def _last_of(items: list[tuple[str, str | None]], yes: tuple[str, ...], no: tuple[str, ...]
+             ) -> bool:
+    """Whether the last of the ``yes``/``no`` options given is a ``yes`` one."""
+    found = False
+    for key, _ in items:
+        if key in yes:
+            found = True
+        elif key in no:
+            found = False
+    return found
