@@ -212,7 +212,9 @@ def _eager_closure(roots: Iterable[str], imports: list[Import]) -> dict[str, lis
         if mod in seen:
             continue
         seen[mod] = path
-        todo += [(t, path + [t]) for t in eager.get(mod, []) if t not in seen]
+        # importing a.b.c runs a/__init__ and a/b/__init__ first
+        parents = [mod.rsplit(".", n)[0] for n in range(1, mod.count(".") + 1)]
+        todo += [(t, path + [t]) for t in eager.get(mod, []) + parents if t not in seen]
     return seen
 
 
@@ -526,6 +528,7 @@ first_party = []
 startup = ["vshell"]
 [parts.api]
 modules = ["vshell", "vshell.other"]
+packages = ["vshell.lazy"]
 may_import = ["low"]
 [parts.low]
 packages = ["vshell.low"]
@@ -545,8 +548,10 @@ def test_checker_finds_each_kind(tmp_path: Path) -> None:
     """The checker itself, on a toy tree that breaks every rule once."""
     _write(tmp_path, {
         "docs/parts.toml": TOY_PARTS,
-        "vshell/__init__.py": "import mcp\nfrom vshell.low import a\n",
+        "vshell/__init__.py": "from vshell.low import a\nfrom vshell.lazy import leaf\n",
         "vshell/low/__init__.py": "",
+        "vshell/lazy/__init__.py": "import mcp\n",
+        "vshell/lazy/leaf.py": "",
         "vshell/low/a.py": "from . import b\nfrom vshell.low.b import _hidden\n",
         "vshell/low/b.py": (
             "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import vshell\n"
@@ -559,7 +564,7 @@ def test_checker_finds_each_kind(tmp_path: Path) -> None:
     assert found == {
         ("arrow", "vshell.low.b -> vshell.other"),
         ("cycle", "vshell.low.a vshell.low.b"),
-        ("library", "startup -> mcp via vshell"),
+        ("library", "startup -> mcp via vshell.lazy"),
         ("library", "vshell.other -> httpx"),
         ("library", "vshell.other -> yaml"),
         ("private", "vshell.low.a <- vshell.low.b._hidden"),
