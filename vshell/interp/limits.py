@@ -17,7 +17,8 @@ import os
 import threading
 from typing import Any
 
-from vshell.interp.state import ShellError
+from vshell.interp.control import ShellError
+from vshell.vfs.memory import Hold
 
 THRESHOLD = 1 << 16  # bytes below which a value is never counted
 _STEP = 1 << 20  # a growing capture is charged a MiB at a time
@@ -41,41 +42,6 @@ def memory_error(size: int, budget: Any) -> OSError:
     """The ENOMEM a stream write raises when its buffer may not grow (``write error:
     Cannot allocate memory``, as a command sees it); the shell names the size."""
     return OSError(errno.ENOMEM, os.strerror(errno.ENOMEM))
-
-
-class Hold:
-    """Bytes taken from a budget for as long as this object lives (or until released).
-
-    Dropping the last reference gives them back, so a variable's charge ends with the
-    variable however it goes (unset, reassigned, a function's locals, a subshell's copy).
-    """
-
-    __slots__ = ("_budget", "size")
-
-    def __init__(self, budget: Any, size: int = 0) -> None:
-        self._budget = budget
-        self.size = 0
-        if size:
-            self.resize(size)
-
-    def resize(self, size: int) -> bool:
-        """Hold ``size`` bytes from now on; False (nothing changed) if the budget refuses."""
-        delta = size - self.size
-        if delta and not self._budget.try_change(delta):
-            return False
-        self.size = size
-        return True
-
-    def release(self) -> None:
-        if self.size:
-            self._budget.try_change(-self.size)
-            self.size = 0
-
-    def __del__(self) -> None:
-        # never the lock here: a collection may run this inside the budget's own try_change
-        if self.size:
-            self._budget.give_back_later(self.size)
-            self.size = 0
 
 
 def hold(budget: Any, size: int) -> Hold | None:

@@ -10,22 +10,12 @@ import random
 import time
 from typing import Any
 
+from vshell.interp.control import ShellError
+from vshell.interp.limits import hold
 from vshell.records import field, record
 from vshell.syntax import ast
 
 Value = str | dict[int, str] | dict[str, str] | None
-
-
-class ShellError(Exception):
-    """An error the shell reports as ``bash: line N: message`` and turns into a status."""
-
-    def __init__(self, message: str, status: int = 1, fatal: bool = False,
-                 abort_line: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.fatal = fatal  # ends a non-interactive shell (e.g. unbound variable, bad subst)
-        self.abort_line = abort_line  # ends the rest of the current line (e.g. failglob)
 
 
 @record
@@ -534,8 +524,6 @@ class ShellState:
     def _charge(self, v: Var) -> None:
         """Make ``v``'s memory charge its value's size now (bash's xmalloc failing past the
         sandbox's limit raises MemoryLimitError; the old value is given back first)."""
-        from vshell.interp.limits import hold
-
         value = v.value
         if isinstance(value, dict):
             # each element costs ~120 bytes beyond its text (its str, key and dict slot)

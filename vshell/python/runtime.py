@@ -30,6 +30,7 @@ from vshell.command import Cancelled, Exit, OutputError
 from vshell.python import abi, cache
 from vshell.python.guestfs import GuestFS
 from vshell.python.wasi import Fault, Stop, Wasi, WasiError
+from vshell.vfs.memory import Hold
 
 TICK = 0.01
 ARTIFACT_FORMAT = "vshell-python-1"
@@ -284,8 +285,6 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     memory_limit = _share(budget, memory_limit)
     wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files))
     if budget is not None:
-        from vshell.interp.limits import Hold
-
         wasi.memory_hold = Hold(budget)
     store = wasmtime.Store(rt.engine)
     failure: BaseException | None = None

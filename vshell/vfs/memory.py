@@ -30,7 +30,7 @@ from .host import MAX_SYMLINKS
 from .paths import join_parts, split_path
 from .stats import to_stat_result
 
-__all__ = ["MemoryBackend", "MemoryBudget"]
+__all__ = ["Hold", "MemoryBackend", "MemoryBudget"]
 
 
 class MemoryBudget:
@@ -660,3 +660,38 @@ class MemoryBackend:
                 live.publish()
             else:
                 self._os.truncate(path, length)
+
+
+class Hold:
+    """Bytes taken from a budget for as long as this object lives (or until released).
+
+    Dropping the last reference gives them back, so a variable's charge ends with the
+    variable however it goes (unset, reassigned, a function's locals, a subshell's copy).
+    """
+
+    __slots__ = ("_budget", "size")
+
+    def __init__(self, budget: Any, size: int = 0) -> None:
+        self._budget = budget
+        self.size = 0
+        if size:
+            self.resize(size)
+
+    def resize(self, size: int) -> bool:
+        """Hold ``size`` bytes from now on; False (nothing changed) if the budget refuses."""
+        delta = size - self.size
+        if delta and not self._budget.try_change(delta):
+            return False
+        self.size = size
+        return True
+
+    def release(self) -> None:
+        if self.size:
+            self._budget.try_change(-self.size)
+            self.size = 0
+
+    def __del__(self) -> None:
+        # never the lock here: a collection may run this inside the budget's own try_change
+        if self.size:
+            self._budget.give_back_later(self.size)
+            self.size = 0
