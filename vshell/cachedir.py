@@ -23,19 +23,28 @@ def _home() -> str | None:
         return home if os.path.isabs(home) else None
 
 
-def cache_dir() -> Path | None:
-    """The private cache directory, created if needed; None when none can be trusted."""
+def cache_location() -> Path | None:
+    """Where the private cache directory is (or would be), without creating it.
+
+    The VFS treats this location as private: no mount, alias or link reaches it.
+    """
     explicit = os.environ.get("VSHELL_CACHE_DIR", "")
     if os.path.isabs(explicit):
-        path = Path(explicit)
-    else:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not os.path.isabs(base):
-            home = _home()
-            if home is None:
-                return None
-            base = os.path.join(home, ".cache")
-        path = Path(base) / "vshell"
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = _home()
+        if home is None:
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base) / "vshell"
+
+
+def cache_dir() -> Path | None:
+    """The private cache directory, created if needed; None when none can be trusted."""
+    path = cache_location()
+    if path is None:
+        return None
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(path)

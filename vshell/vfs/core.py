@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 from vshell.records import record
 
 from .backend import Backend, Ctx, Parts, normalize_mode
+from .boundary import Boundaries, compute_boundaries, host_dir_of
 from .deny import DenyRules
 from .devices import (
     CHAR_MODE,
@@ -33,7 +34,8 @@ from .devices import (
     open_device,
     open_stream,
 )
-from .errors import CrossMount, fs_error, rename_error
+from .errors import CrossMount, Rerouted, fs_error, rename_error
+from .links import relative_link_parts, resolves_inside
 from .memory import MemoryBackend, MemoryBudget
 from .paths import join_parts, split_path
 from .stats import make_stat
@@ -115,6 +117,14 @@ class DirEntry:
         return self.stat(follow_symlinks=False).st_ino
 
 
+def _default_private() -> list[str]:
+    """vshell's own cache directory, whether or not it exists yet."""
+    from vshell.cachedir import cache_location
+
+    where = cache_location()
+    return [] if where is None else [os.path.realpath(where)]
+
+
 _hops = threading.local()
 _MAX_HOPS = 40
 
@@ -132,7 +142,7 @@ def _follows_cross_mount(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(self, path, *args, **kwargs)
         except CrossMount as cm:
             depth = getattr(_hops, "n", 0)
-            new = self._cross_target(cm)
+            new = cm.vpath if isinstance(cm, Rerouted) else self._cross_target(cm)
             if new is None:
                 raise fs_error(errno.EACCES, path) from None
             if depth >= _MAX_HOPS:
@@ -158,7 +168,10 @@ class VFS:
         mounts: Iterable[Mount] = (),
         deny: Iterable[str] | DenyRules = (),
         memory_budget: MemoryBudget | None = None,
+        private: Iterable[str | os.PathLike[str]] = (),
     ) -> None:
+        """``private`` names host files and directories no path may reach (as denied);
+        vshell's cache directory is always among them."""
         if isinstance(deny, str):
             deny = [deny]  # one pattern, not its characters
         self._deny = deny if isinstance(deny, DenyRules) else DenyRules(deny)
@@ -180,9 +193,9 @@ class VFS:
             table[("tmp",)] = tmp
             order.append(tmp)
         self._mounts = order
-        self._ctx: dict[str, Ctx] = {
-            mount.vpath: Ctx(mount.vpath, self._make_guard(mount.vpath)) for mount in order
-        }
+        self._private: list[str] = _default_private()
+        self._ctx: dict[str, Ctx] = {}
+        self.protect(*private)
         # Names to show in a directory because a mount point sits right below it.
         children: dict[Parts, set[str]] = {(): {"dev"}}
         for parts in table:
@@ -199,6 +212,29 @@ class VFS:
         return f"<VFS mounts=[{mounts}] deny={[p.pattern for p in self._deny.patterns]}>"
 
     # ------------------------------------------------------------------ plumbing
+
+    def protect(self, *host_paths: str | os.PathLike[str]) -> None:
+        """Make host files or directories unreachable from every mount, as denied paths.
+
+        Matched on the resolved host location (by path and by device and inode), so no
+        alias, symlink or nested mount reaches them.  Views made by :meth:`bind` share it.
+        """
+        for path in host_paths:
+            real = os.path.realpath(os.fspath(path))
+            if real not in self._private:
+                self._private.append(real)
+        bounds = compute_boundaries(((m.vpath, m.backend) for m in self._mounts), self._private)
+        for mount in self._mounts:
+            found = bounds.get(mount.vpath)
+            self._ctx[mount.vpath] = Ctx(mount.vpath, self._make_guard(mount.vpath), found)
+            backend = mount.backend
+            if hasattr(backend, "boundaries"):
+                backend.boundaries = found  # a copy-on-write mount checks them when it syncs
+
+    def boundaries(self, vpath: str) -> Boundaries | None:
+        """The host locations the mount at ``vpath`` hands off or denies (None: none)."""
+        ctx = self._ctx.get(vpath)
+        return None if ctx is None else ctx.bounds
 
     @property
     def mounts(self) -> list[Mount]:
@@ -578,9 +614,12 @@ class VFS:
         best: tuple[int, str] | None = None
         for mount in self._mounts:
             backend = mount.backend
-            if not isinstance(backend, HostBackend):
+            if host_dir_of(backend) is None:
                 continue
-            for prefix in backend._prefixes:
+            host = getattr(backend, "host", backend)  # a copy-on-write mount's host side
+            if not isinstance(host, HostBackend):
+                continue
+            for prefix in host._prefixes:
                 root = prefix.rstrip("/")
                 if cm.host_target == root or cm.host_target.startswith(root + "/"):
                     inner = [p for p in cm.host_target[len(root) :].split("/") if p]
@@ -686,9 +725,99 @@ class VFS:
         """Create ``linkpath`` pointing at ``target`` (stored as given; see backends)."""
         if not target:
             raise fs_error(errno.ENOENT, linkpath)
-        self._simple_write(
-            linkpath, lambda m, r, c: m.backend.symlink(target, r, c), errno.EEXIST, True
-        )
+
+        def make(mount: Mount, rel: Parts, ctx: Ctx) -> None:
+            self._check_link_target(mount, rel, target, ctx)
+            mount.backend.symlink(target, rel, ctx)
+
+        self._simple_write(linkpath, make, errno.EEXIST, True)
+
+    def symlink_allowed(self, target: str, linkpath: str) -> bool:
+        """Whether :meth:`symlink` would accept ``target`` at ``linkpath`` (see vfs.links)."""
+        for _ in range(_MAX_HOPS):
+            parts, _ = self._split(linkpath)
+            try:
+                mount, rel, ctx = self._mount_route(parts, False)
+                if rel:
+                    self._check_link_target(mount, rel, target, ctx)
+            except Rerouted as moved:
+                linkpath = moved.vpath
+                continue
+            except PermissionError as exc:
+                return exc.errno != errno.EPERM
+            except OSError:
+                return True  # not this check's business: symlink() itself will report it
+            return True
+        return False
+
+    def _check_link_target(self, mount: Mount, rel: Parts, target: str, ctx: Ctx) -> None:
+        """EPERM unless a link at ``rel`` to ``target`` stays inside ``mount`` on the host."""
+        backend = mount.backend
+        if host_dir_of(backend) is None:
+            return  # nothing is planted on the host; the walk still refuses escapes
+        if target.startswith("/"):
+            tparts, _ = self._split(target)
+            found = self._find_mount(tparts)
+            if ".." in target.split("/") or found is None or found[0] is not mount:
+                raise fs_error(errno.EPERM)
+            wanted = found[1]
+        else:
+            parent = backend.realpath(rel[:-1], False, ctx)  # may hand off: re-run there
+            wanted = relative_link_parts(target, parent)
+        # Deny rules are not this check's concern (using the link is still refused); an
+        # escape, a hand-off to another mount or a private location is.
+        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
+        resolves_inside(lambda p: backend.realpath(p, False, raw), wanted)
+
+    def _rename_keeps_links_inside(
+        self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx
+    ) -> None:
+        """A relative symlink moved (or a tree holding one) must still point inside."""
+        backend = mount.backend
+        if host_dir_of(backend) is None:
+            return
+        try:
+            info = backend.stat(srel, False, ctx)
+            dparent = backend.realpath(drel[:-1], False, ctx)
+            sparent = backend.realpath(srel[:-1], False, ctx)
+        except OSError:
+            return  # the rename itself will report the problem
+        if len(dparent) >= len(sparent):
+            return  # as deep or deeper: every leading '..' still lands inside
+        if st.S_ISLNK(info.st_mode):
+            self._check_link_target(mount, (*dparent, drel[-1]), backend.readlink(srel, ctx), ctx)
+        elif st.S_ISDIR(info.st_mode):
+            self._scan_links_moved(backend, (*sparent, srel[-1]), len(sparent) - len(dparent), ctx)
+
+    @staticmethod
+    def _scan_links_moved(backend: Any, top: Parts, rise: int, ctx: Ctx) -> None:
+        """EPERM when a tree moved ``rise`` levels up holds a link that would then escape."""
+        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
+        stack = [top]
+        budget = _RENAME_SCAN_LIMIT
+        while stack:
+            rel = stack.pop()
+            try:
+                resolved, entries = backend.scandir(rel, raw)
+            except OSError:
+                continue
+            for name, kind in entries:
+                budget -= 1
+                if budget < 0:
+                    raise fs_error(errno.EPERM)
+                here = (*resolved, name)
+                if kind == "d":
+                    stack.append(here)
+                elif kind == "l":
+                    target = backend.readlink(here, raw)
+                    if target.startswith("/"):
+                        continue
+                    names = [p for p in target.split("/") if p not in ("", ".")]
+                    climb = 0
+                    while climb < len(names) and names[climb] == "..":
+                        climb += 1
+                    if climb > len(resolved) - rise:
+                        raise fs_error(errno.EPERM)
 
     def _two_paths(self, src: str, dst: str) -> tuple[Mount, Parts, Parts, Ctx]:
         sparts, _ = self._split(src)
@@ -708,23 +837,59 @@ class VFS:
 
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
-        try:
-            mount, srel, drel, ctx = self._two_paths(src, dst)
-            if self._rename_exposes_denied(mount, srel, drel, ctx):
-                raise fs_error(errno.EACCES)
-            mount.backend.rename(srel, drel, ctx)
-        except OSError as exc:
-            raise rename_error(exc, src, dst) from None
+        self._two_path_op(src, dst, self._rename)
 
     replace = rename
 
+    def _rename(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> None:
+        if self._rename_exposes_denied(mount, srel, drel, ctx):
+            raise fs_error(errno.EACCES)
+        self._rename_keeps_links_inside(mount, srel, drel, ctx)
+        mount.backend.rename(srel, drel, ctx)
+
     def link(self, src: str, dst: str) -> None:
         """Create a hard link ``dst`` to ``src`` (same mount only)."""
+        self._two_path_op(src, dst, self._link)
+
+    def _link(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> None:
+        backend = mount.backend
+        if host_dir_of(backend) is not None:
+            # A hard link to a symlink is a second copy of that symlink: same rule.
+            try:
+                info = backend.stat(srel, False, ctx)
+            except OSError:
+                info = None
+            if info is not None and st.S_ISLNK(info.st_mode):
+                self._check_link_target(mount, drel, backend.readlink(srel, ctx), ctx)
+        backend.link(srel, drel, ctx)
+
+    def _two_path_op(
+        self, src: str, dst: str, op: Callable[[Mount, Parts, Parts, Ctx], None]
+    ) -> None:
+        """Run a rename or link; a walk landing in another mount's host tree is re-routed.
+
+        The paths are re-resolved to where they really are (through every hand-off) and
+        tried once more; still crossing between mounts then is EXDEV, as across devices.
+        """
         try:
-            mount, srel, drel, ctx = self._two_paths(src, dst)
-            mount.backend.link(srel, drel, ctx)
+            try:
+                op(*self._two_paths(src, dst))
+            except CrossMount:
+                rsrc, rdst = self._real_parent(src), self._real_parent(dst)
+                try:
+                    op(*self._two_paths(rsrc, rdst))
+                except CrossMount:
+                    raise fs_error(errno.EXDEV) from None
         except OSError as exc:
             raise rename_error(exc, src, dst) from None
+
+    def _real_parent(self, path: str) -> str:
+        """``path`` with its directory resolved through every mount hand-off."""
+        parts, _ = self._split(path)
+        if not parts:
+            return "/"
+        parent = self.realpath(join_parts(parts[:-1]))
+        return join_parts(parts[-1:], parent)
 
     def _rename_exposes_denied(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> bool:
         """Whether moving directory ``srel`` would un-deny something below it.
@@ -742,7 +907,7 @@ class VFS:
             dst_base = join_parts(backend.realpath(drel[:-1], False, ctx) + drel[-1:], mount.vpath)
         except OSError:
             return False  # the rename itself will report the problem
-        raw = Ctx(ctx.vroot, _no_guard)
+        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
         deny = self._deny
         src_base: str | None = None
         stack: list[Parts] = [srel]
