@@ -121,6 +121,34 @@ def _vparts(vpath: str) -> Parts:
     return tuple(p for p in vpath.split("/") if p)
 
 
+_PRIVATE_SCAN_LIMIT = 10_000
+
+
+def _add_private_files(bounds: Boundaries, top: str) -> None:
+    """Also deny by identity what a private directory holds now: a host-made hard link to
+    one of its files elsewhere in the mount is the same file."""
+    budget = _PRIVATE_SCAN_LIMIT
+    stack = [top]
+    while stack and budget > 0:
+        try:
+            with os.scandir(stack.pop()) as it:
+                for entry in it:
+                    budget -= 1
+                    if budget < 0:
+                        return
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    key = (info.st_dev, info.st_ino)
+                    bounds.by_inode[key] = None
+                    bounds.private_inodes.add(key)
+                    if st.S_ISDIR(info.st_mode):
+                        stack.append(entry.path)
+        except OSError:
+            continue
+
+
 def compute_boundaries(
     mounts: Iterable[tuple[str, object]], private: Iterable[str]
 ) -> dict[str, Boundaries]:
@@ -160,6 +188,7 @@ def compute_boundaries(
             rel3 = _inside(path, root)
             if rel3 is not None:
                 bounds.add(rel3, None, path)
+                _add_private_files(bounds, path)
         if bounds:
             out[vpath] = bounds
     return out

@@ -844,8 +844,25 @@ class VFS:
     def _rename(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> None:
         if self._rename_exposes_denied(mount, srel, drel, ctx):
             raise fs_error(errno.EACCES)
+        if self._rename_moves_private(mount, srel, ctx):
+            raise fs_error(errno.EACCES)
         self._rename_keeps_links_inside(mount, srel, drel, ctx)
         mount.backend.rename(srel, drel, ctx)
+
+    @staticmethod
+    def _rename_moves_private(mount: Mount, srel: Parts, ctx: Ctx) -> bool:
+        """Whether ``srel`` holds one of vshell's private locations (which must not move)."""
+        bounds = ctx.bounds
+        if bounds is None:
+            return False
+        private = [p for p, owner in bounds.by_parts.items() if owner is None]
+        if not private:
+            return False
+        try:
+            real = (*mount.backend.realpath(srel[:-1], False, ctx), srel[-1])
+        except OSError:
+            return False  # the rename itself will report the problem
+        return any(p[: len(real)] == real for p in private)
 
     def link(self, src: str, dst: str) -> None:
         """Create a hard link ``dst`` to ``src`` (same mount only)."""
