@@ -260,3 +260,25 @@ def test_outer_cow_inner_readonly(host: Path) -> None:
         assert all(not path.startswith("/work/.git") for path, _ in box.changes())
         assert box.sync().ok
     assert (host / ".git" / "config").read_text() == "cfg\n"
+
+
+def test_sync_never_writes_into_an_inner_mount(host: Path) -> None:
+    """An upper-layer entry under an inner mount (a persisted overlay made with other mounts)
+    is a conflict, never written to the host."""
+    from vshell.vfs import Ctx
+
+    mounts = [HostMount(str(host), "/work", cow=True),
+              HostMount(str(host / ".git"), "/work/.git", readonly=True),
+              HostMount(str(host.parent / "EMPTY"), "/work/secrets", readonly=True)]
+    with Sandbox(mounts=mounts, cwd="/work") as box:
+        backend = box.fs.mount_for("/work")[0].backend
+        raw = Ctx("/work", lambda p: None)
+        for parts in ((".git", "config"), ("secrets", "key")):
+            backend.upper.mkdir(parts[:1], 0o755, raw)
+            with backend.upper.open(parts, "wb", raw) as f:
+                f.write(b"pwned\n")
+        result = box.sync()
+        assert not result.ok
+        assert sorted(result.conflicts) == ["/work/.git/config", "/work/secrets/key"]
+    assert (host / ".git" / "config").read_text() == "cfg\n"
+    assert (host / "secrets" / "key").read_text() == "TOPSECRET\n"

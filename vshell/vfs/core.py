@@ -809,7 +809,10 @@ class VFS:
                 if kind == "d":
                     stack.append(here)
                 elif kind == "l":
-                    target = backend.readlink(here, raw)
+                    try:
+                        target = backend.readlink(here, raw)
+                    except OSError:
+                        continue  # another mount's or private: not moved with this tree
                     if target.startswith("/"):
                         continue
                     names = [p for p in target.split("/") if p not in ("", ".")]
