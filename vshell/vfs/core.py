@@ -532,14 +532,23 @@ class VFS:
             entries = [e for e in entries if not self._deny.matches(join_parts((e[0],), base))]
         return parts, entries
 
+    def _entries(self, path: str) -> tuple[str, list[tuple[str, str]]]:
+        """The listing under the caller's spelling of ``path`` (even when re-routed to
+        another mount), denied names hidden under both spellings."""
+        _, entries = self._list(path)
+        base = join_parts(self._split(path)[0])
+        if self._deny:
+            deny = self._deny
+            entries = [e for e in entries if not deny.matches(join_parts((e[0],), base))]
+        return base, entries
+
     def listdir(self, path: str) -> list[str]:
         """Names in a directory (denied entries hidden, order unspecified)."""
-        return [name for name, _ in self._list(path)[1]]
+        return [name for name, _ in self._entries(path)[1]]
 
     def scandir(self, path: str) -> list[DirEntry]:
         """Entries of a directory (denied entries hidden, order unspecified)."""
-        parts, entries = self._list(path)
-        base = join_parts(parts)
+        base, entries = self._entries(path)
         return [DirEntry(self, name, join_parts((name,), base), kind) for name, kind in entries]
 
     @_follows_cross_mount

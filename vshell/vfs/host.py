@@ -31,6 +31,7 @@ from typing import BinaryIO, Self
 from .backend import Ctx, Listing, Parts, mode_flags
 from .boundary import Boundaries
 from .errors import CrossMount, escape_error, fs_error
+from .links import relative_link_parts
 from .paths import join_parts
 
 __all__ = ["MAX_SYMLINKS", "HostBackend"]
@@ -351,6 +352,10 @@ class HostBackend:
         with self._resolve_final(parts, False, ctx) as walk:
             if walk.is_root:
                 raise fs_error(errno.EEXIST)
+            if not target.startswith("/"):
+                # Judged again from the directory actually walked (the VFS checked first):
+                # a parent swapped for a symlink in between cannot move a '..' link up.
+                relative_link_parts(target, walk.parts[:-1])
             os.symlink(stored, walk.name, dir_fd=walk.parent)
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
