@@ -273,12 +273,36 @@ def test_sync_never_writes_into_an_inner_mount(host: Path) -> None:
     with Sandbox(mounts=mounts, cwd="/work") as box:
         backend = box.fs.mount_for("/work")[0].backend
         raw = Ctx("/work", lambda p: None)
-        for parts in ((".git", "config"), ("secrets", "key")):
-            backend.upper.mkdir(parts[:1], 0o755, raw)
+        for parts in ((".git", "config"), ("secrets", "key"), (".git", "hooks", "new")):
+            for i in range(1, len(parts)):
+                try:
+                    backend.upper.mkdir(parts[:i], 0o755, raw)
+                except FileExistsError:
+                    pass
             with backend.upper.open(parts, "wb", raw) as f:
                 f.write(b"pwned\n")
         result = box.sync()
         assert not result.ok
-        assert sorted(result.conflicts) == ["/work/.git/config", "/work/secrets/key"]
+        assert "/work/.git/hooks/new" in result.conflicts
+        assert "/work/.git/config" in result.conflicts and "/work/secrets/key" in result.conflicts
     assert (host / ".git" / "config").read_text() == "cfg\n"
     assert (host / "secrets" / "key").read_text() == "TOPSECRET\n"
+    assert not (host / ".git" / "hooks" / "new").exists()
+
+
+def test_cow_and_memory_mounts_govern_their_host_locations(host: Path) -> None:
+    """P/cow mounted copy-on-write elsewhere (/review) and a memory mount masking
+    P/secrets: both win over /work's own view of those host locations."""
+    from vshell.sandbox import MemoryMount
+
+    mounts = [HostMount(str(host), "/work"), HostMount(str(host / "cow"), "/review", cow=True),
+              MemoryMount("/work/secrets", files={"decoy": b"memory\n"})]
+    with Sandbox(mounts=mounts, cwd="/work") as box:
+        r = box.exec("ln -s . d; echo X > cow/f; echo Y > d/cow/new; cat /review/f;"
+                     " ls d/secrets; cat d/secrets/decoy; echo Z > d/secrets/made")
+        assert r.stdout == b"X\ndecoy\nmemory\n", r.stderr
+        assert sorted(p for p, _ in box.changes()) == ["/review/f", "/review/new"]
+        assert box.exec("ls /work/secrets").stdout == b"decoy\nmade\n"
+    assert (host / "cow" / "f").read_text() == "cow\n"
+    assert not (host / "cow" / "new").exists()
+    assert sorted(os.listdir(host / "secrets")) == ["key", "prod"]
