@@ -34,12 +34,13 @@ Owner = str | None
 class Boundaries:
     """What one host-backed mount must not walk into itself (see the module docstring)."""
 
-    __slots__ = ("by_inode", "by_parts", "private_inodes")
+    __slots__ = ("_private_inos", "by_inode", "by_parts", "private_inodes")
 
     def __init__(self) -> None:
         self.by_parts: dict[Parts, Owner] = {}
         self.by_inode: dict[tuple[int, int], Owner] = {}
         self.private_inodes: set[tuple[int, int]] = set()
+        self._private_inos: set[int] = set()  # inode numbers alone: a cheap first filter
 
     def __bool__(self) -> bool:
         return bool(self.by_parts or self.by_inode)
@@ -63,7 +64,13 @@ class Boundaries:
         if key not in self.by_inode or owner is None:
             self.by_inode[key] = owner
         if owner is None:
-            self.private_inodes.add(key)
+            self.add_private_inode(key)
+
+    def add_private_inode(self, key: tuple[int, int]) -> None:
+        """Deny the host object with (device, inode) ``key`` wherever it is reached."""
+        self.by_inode[key] = None
+        self.private_inodes.add(key)
+        self._private_inos.add(key[1])
 
     @staticmethod
     def _hand_off(owner: Owner, rest: Sequence[str]) -> None:
@@ -89,14 +96,13 @@ class Boundaries:
         """Whether a listed host entry is private (left out of listings, as a denied one)."""
         if self.by_parts.get(parts, "") is None:
             return True
-        private = self.private_inodes
-        if not private or all(entry.inode() != ino for _, ino in private):
+        if entry.inode() not in self._private_inos:
             return False
         try:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             return False
-        return (info.st_dev, info.st_ino) in private
+        return (info.st_dev, info.st_ino) in self.private_inodes
 
 
 def host_dir_of(backend: object) -> str | None:
@@ -140,9 +146,7 @@ def _add_private_files(bounds: Boundaries, top: str) -> None:
                         info = entry.stat(follow_symlinks=False)
                     except OSError:
                         continue
-                    key = (info.st_dev, info.st_ino)
-                    bounds.by_inode[key] = None
-                    bounds.private_inodes.add(key)
+                    bounds.add_private_inode((info.st_dev, info.st_ino))
                     if st.S_ISDIR(info.st_mode):
                         stack.append(entry.path)
         except OSError:
