@@ -199,18 +199,31 @@ def test_sandbox_created_symlinks_cannot_escape(layout: tuple[Path, Path], vfs: 
             vfs.symlink(target, path)
         assert e.value.errno == errno.EPERM, target
     assert sorted(os.listdir(inside)) == before
-    vfs.symlink("/work/file", "/tmp/to-work")
+    with pytest.raises(PermissionError):
+        vfs.symlink("/work/file", "/tmp/to-work")  # the same rule on a memory mount
+    _plant(vfs, "/work/file", ("to-work",))  # made anyway, the walk still refuses it
     _denied(lambda: vfs.open("/tmp/to-work").read())
     assert vfs.readlink("/tmp/to-work") == "/work/file"
 
 
+def _plant(vfs: VFS, target: str, parts: tuple[str, ...]) -> None:
+    """A link in /tmp made past the VFS's creation check, to test the walk on its own."""
+    from vshell.vfs import Ctx
+
+    vfs.mount_for("/tmp")[0].backend.symlink(target, parts, Ctx("/tmp", lambda p: None))
+
+
 def test_memory_mount_symlinks_cannot_climb(vfs: VFS) -> None:
-    vfs.symlink("../../work/file", "/tmp/up")
+    with pytest.raises(PermissionError):
+        vfs.symlink("../../work/file", "/tmp/up")
+    _plant(vfs, "../../work/file", ("up",))
     _denied(lambda: vfs.open("/tmp/up").read())
     vfs.makedirs("/tmp/a/b")
     vfs.symlink("../..", "/tmp/a/b/root")
     assert sorted(vfs.listdir("/tmp/a/b/root")) == ["a", "up"]
-    vfs.symlink("../../..", "/tmp/a/b/above")
+    with pytest.raises(PermissionError):
+        vfs.symlink("../../..", "/tmp/a/b/above")
+    _plant(vfs, "../../..", ("a", "b", "above"))
     _denied(lambda: vfs.listdir("/tmp/a/b/above"))
 
 

@@ -760,10 +760,11 @@ class VFS:
         return False
 
     def _check_link_target(self, mount: Mount, rel: Parts, target: str, ctx: Ctx) -> None:
-        """EPERM unless a link at ``rel`` to ``target`` stays inside ``mount`` on the host."""
+        """EPERM unless a link at ``rel`` to ``target`` stays inside ``mount``.
+
+        One rule for every backend (a host mount is where it matters: host tools follow
+        links later; a memory mount's walk would refuse the escape anyway)."""
         backend = mount.backend
-        if host_dir_of(backend) is None:
-            return  # nothing is planted on the host; the walk still refuses escapes
         if target.startswith("/"):
             tparts, _ = self._split(target)
             found = self._find_mount(tparts)

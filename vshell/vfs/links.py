@@ -1,4 +1,7 @@
-"""When a symlink may be planted on the host: its target must stay inside the mount.
+"""When a symlink may be made: its target must stay inside the mount that holds it.
+
+It matters most on a host mount, where host tools and the user follow the link later;
+the same rule holds on every mount so ``ln`` answers alike everywhere.
 
 A link is judged from its *real* host location (the resolved directory that holds it), not
 from the path the caller spelled: ``ln -s . d; ln -s d/../outside l`` names ``outside`` two
