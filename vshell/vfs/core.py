@@ -765,6 +765,12 @@ class VFS:
         One rule for every backend (a host mount is where it matters: host tools follow
         links later; a memory mount's walk would refuse the escape anyway)."""
         backend = mount.backend
+        try:
+            # Where the link really lives first: a parent reached through an alias may be
+            # another mount's host directory, and the link is then judged (made) there.
+            parent = backend.realpath(rel[:-1], False, ctx)
+        except Rerouted as moved:
+            raise Rerouted(join_parts(rel[-1:], moved.vpath)) from None
         if target.startswith("/"):
             tparts, _ = self._split(target)
             found = self._find_mount(tparts)
@@ -772,7 +778,6 @@ class VFS:
                 raise fs_error(errno.EPERM)
             wanted = found[1]
         else:
-            parent = backend.realpath(rel[:-1], False, ctx)  # may hand off: re-run there
             wanted = relative_link_parts(target, parent)
         # Deny rules are not this check's concern (using the link is still refused); an
         # escape, a hand-off to another mount or a private location is.

@@ -1,0 +1,82 @@
+"""Red-team findings against the VFS boundary (issue 14, points 1-4), each a regression test.
+
+Layout as in test_nested_mounts: host P read-write at /work, P/.git read-only at /work/.git,
+an empty directory masking P/secrets at /work/secrets, P/cow copy-on-write at /work/cow;
+``d -> .`` is the alias the mount table never sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from vshell.sandbox import HostMount, Sandbox
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Path:
+    p = tmp_path / "P"
+    for d in (p / ".git" / "hooks", p / "secrets" / "prod", p / "cow" / "sub", p / "src"):
+        d.mkdir(parents=True)
+    (p / ".git" / "config").write_text("cfg\n")
+    (p / "secrets" / "key").write_text("TOPSECRET\n")
+    (p / "cow" / "f").write_text("cow\n")
+    (tmp_path / "EMPTY").mkdir()
+    return p
+
+
+@pytest.fixture
+def sb(host: Path) -> Iterator[Sandbox]:
+    mounts = [
+        HostMount(str(host), "/work"),
+        HostMount(str(host / ".git"), "/work/.git", readonly=True),
+        HostMount(str(host.parent / "EMPTY"), "/work/secrets", readonly=True),
+        HostMount(str(host / "cow"), "/work/cow", cow=True),
+    ]
+    with Sandbox(mounts=mounts, cwd="/work") as box:
+        r = box.exec("ln -s . d")
+        assert r.exit_code == 0, r.stderr
+        yield box
+
+
+# --- a link made through an alias into another mount is made there, under its own name ---
+
+
+@pytest.mark.parametrize("target", ["f", "sub", "/work/cow/f"])
+def test_link_through_an_alias_lands_in_the_inner_mount(
+    sb: Sandbox, host: Path, target: str
+) -> None:
+    """Before: the hand-off lost the link's name ('File exists' on the mount root)."""
+    r = sb.exec(f"ln -s {target} d/cow/l && readlink cow/l")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == f"{target}\n".encode()
+    assert not (host / "cow" / "l").is_symlink()  # copy-on-write: the host is untouched
+
+
+def test_link_through_an_alias_into_a_missing_dir_names_the_right_path(
+    sb: Sandbox, host: Path
+) -> None:
+    """Before: the hand-off re-ran on the parent, planting a link named 'nodir' instead."""
+    r = sb.exec("ln -s f d/cow/nodir/l")
+    assert r.exit_code == 1
+    assert b"No such file or directory" in r.stderr
+    assert sb.exec("ls -a cow").stdout.split() == [b".", b"..", b"f", b"sub"]
+    assert sorted(p.name for p in (host / "cow").iterdir()) == ["f", "sub"]
+
+
+def test_link_through_an_alias_into_a_readonly_mount_is_refused(
+    sb: Sandbox, host: Path
+) -> None:
+    r = sb.exec("ln -s config d/.git/l; ln -s config d/.git/hooks/l")
+    assert r.stderr.count(b"Read-only file system") == 2, r.stderr
+    assert sorted(p.name for p in (host / ".git").iterdir()) == ["config", "hooks"]
+
+
+def test_api_symlink_through_an_alias(sb: Sandbox, host: Path) -> None:
+    sb.fs.symlink("f", "/work/d/cow/api")
+    assert sb.fs.readlink("/work/cow/api") == "f"
+    with pytest.raises(FileNotFoundError):
+        sb.fs.symlink("f", "/work/d/cow/nodir/api")
+    assert not sb.fs.lexists("/work/cow/nodir")
