@@ -7,6 +7,7 @@ an empty directory masking P/secrets at /work/secrets, P/cow copy-on-write at /w
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,3 +81,36 @@ def test_api_symlink_through_an_alias(sb: Sandbox, host: Path) -> None:
     with pytest.raises(FileNotFoundError):
         sb.fs.symlink("f", "/work/d/cow/nodir/api")
     assert not sb.fs.lexists("/work/cow/nodir")
+
+
+# --- a directory's link count does not count the subdirectories it hides ---
+
+
+def _dirs(root: Path, *names: str) -> None:
+    for name in names:
+        (root / name).mkdir(parents=True)
+
+
+@pytest.mark.parametrize("cow", [False, True])
+def test_link_count_hides_denied_and_private_subdirs(tmp_path: Path, cow: bool) -> None:
+    """Before: ``stat -c %h`` said 5 where 3 were visible, counting denied/private dirs."""
+    w = tmp_path / "w"
+    _dirs(w, "pub", "secrets/prod", "priv")
+    mount = HostMount(str(w), "/tmp/w", cow=cow)
+    with Sandbox(mounts=[mount], deny=["/tmp/w/secrets"], cwd="/tmp/w") as box:
+        box.fs.protect(str(w / "priv"))
+        box.exec("ln -s . d")
+        for spelled in (".", "-L d", "/tmp/w", "pub/..", "-L d/d"):
+            r = box.exec(f"stat -c %h {spelled}")
+            assert r.stdout == b"3\n", (spelled, r.stdout, r.stderr)
+        assert box.fs.stat("/tmp/w").st_nlink == 3
+        assert box.exec("find . -maxdepth 0 -links 3").stdout == b".\n"
+        assert box.exec("stat -c %h pub").stdout == b"2\n"  # nothing hidden: the host count
+    assert os.stat(w).st_nlink == 5  # the host still counts them (a real count was masked)
+
+
+def test_link_count_unchanged_without_hidden_entries(tmp_path: Path) -> None:
+    w = tmp_path / "w"
+    _dirs(w, "a", "b", "c/d")
+    with Sandbox(mounts=[HostMount(str(w), "/tmp/w")], deny=["/tmp/w/zz"], cwd="/tmp/w") as box:
+        assert box.exec("stat -c %h . c").stdout == b"5\n3\n"

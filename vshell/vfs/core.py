@@ -38,7 +38,7 @@ from .errors import CrossMount, Rerouted, fs_error, rename_error
 from .links import relative_link_parts, resolves_inside
 from .memory import MemoryBackend, MemoryBudget
 from .paths import join_parts, split_path
-from .stats import make_stat
+from .stats import make_stat, with_nlink
 
 __all__ = ["VFS", "DirEntry", "Mount"]
 
@@ -458,12 +458,28 @@ class VFS:
             elif kind == "syn":
                 info = self._syn_stat(parts)
             else:
-                info = mount.backend.stat(rel, follow or trailing, self._ctx_for(mount))
+                ctx = self._ctx_for(mount)
+                info = mount.backend.stat(rel, follow or trailing, ctx)
+                if info.st_nlink > 2 and st.S_ISDIR(info.st_mode) and (self._deny or ctx.bounds):
+                    info = self._visible_nlink(path, info)
             if trailing and not st.S_ISDIR(info.st_mode):
                 raise fs_error(errno.ENOTDIR)
             return info
         except OSError as exc:
             raise rename_error(exc, path) from None
+
+    def _visible_nlink(self, path: str, info: os.stat_result) -> os.stat_result:
+        """``info`` with a link count of 2 + the subdirectories a listing shows.
+
+        The host's count includes denied and private subdirectories; left as is, it tells
+        how many hidden directories lie here.  Only asked when a directory has subdirectories
+        and something can be hidden (deny rules, private or foreign host locations)."""
+        try:
+            _, entries = self._entries(path)
+        except OSError:
+            return info
+        nlink = 2 + sum(1 for _, kind in entries if kind == "d")
+        return info if nlink >= info.st_nlink else with_nlink(info, nlink)
 
     def stat(self, path: str) -> os.stat_result:
         """Status of ``path``, following symlinks."""
