@@ -114,3 +114,16 @@ def test_link_count_unchanged_without_hidden_entries(tmp_path: Path) -> None:
     _dirs(w, "a", "b", "c/d")
     with Sandbox(mounts=[HostMount(str(w), "/tmp/w")], deny=["/tmp/w/zz"], cwd="/tmp/w") as box:
         assert box.exec("stat -c %h . c").stdout == b"5\n3\n"
+
+
+def test_directory_size_does_not_grow_with_hidden_entries(tmp_path: Path) -> None:
+    """Before: 'stat -c %s' of a host directory grew with the denied entries it holds
+    (by blocks on ext4, by name lengths on tmpfs and btrfs)."""
+    w = tmp_path / "w"
+    (w / "pub").mkdir(parents=True)
+    for i in range(400):
+        (w / f"hidden-{i:04}-{'x' * 40}.pem").write_text("k")
+    assert os.stat(w).st_size > 4096  # the host directory really grew
+    with Sandbox(mounts=[HostMount(str(w), "/tmp/w")], deny=["*.pem"], cwd="/tmp/w") as box:
+        assert box.exec("stat -c '%s %b' . ; ls").stdout == b"4096 8\npub\n"
+        assert box.fs.stat("/tmp/w").st_size == 4096

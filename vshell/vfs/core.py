@@ -38,7 +38,7 @@ from .errors import CrossMount, Rerouted, fs_error, rename_error
 from .links import relative_link_parts, resolves_inside
 from .memory import MemoryBackend, MemoryBudget
 from .paths import join_parts, split_path
-from .stats import make_stat, with_nlink
+from .stats import make_stat, with_counts
 
 __all__ = ["VFS", "DirEntry", "Mount"]
 
@@ -124,6 +124,8 @@ def _default_private() -> list[str]:
     where = cache_location()
     return [] if where is None else [os.path.realpath(where)]
 
+
+_DIR_SIZE = 4096  # what a directory's size is shown as when entries may be hidden
 
 _hops = threading.local()
 _MAX_HOPS = 40
@@ -460,26 +462,33 @@ class VFS:
             else:
                 ctx = self._ctx_for(mount)
                 info = mount.backend.stat(rel, follow or trailing, ctx)
-                if info.st_nlink > 2 and st.S_ISDIR(info.st_mode) and (self._deny or ctx.bounds):
-                    info = self._visible_nlink(path, info)
+                if st.S_ISDIR(info.st_mode) and (self._deny or ctx.bounds):
+                    info = self._hide_counts(path, info, host_dir_of(mount.backend) is not None)
             if trailing and not st.S_ISDIR(info.st_mode):
                 raise fs_error(errno.ENOTDIR)
             return info
         except OSError as exc:
             raise rename_error(exc, path) from None
 
-    def _visible_nlink(self, path: str, info: os.stat_result) -> os.stat_result:
-        """``info`` with a link count of 2 + the subdirectories a listing shows.
+    def _hide_counts(self, path: str, info: os.stat_result, host: bool) -> os.stat_result:
+        """A directory's ``info`` without the counts that tell what it hides.
 
-        The host's count includes denied and private subdirectories; left as is, it tells
-        how many hidden directories lie here.  Only asked when a directory has subdirectories
-        and something can be hidden (deny rules, private or foreign host locations)."""
-        try:
-            _, entries = self._entries(path)
-        except OSError:
+        Asked only when something can be hidden (deny rules, private or foreign host
+        locations).  The link count includes hidden subdirectories: it becomes 2 + the
+        subdirectories a listing shows.  A host directory's size grows with its entries
+        (and their name lengths on tmpfs or btrfs): it is reported as one block."""
+        nlink = info.st_nlink
+        if nlink > 2:
+            try:
+                _, entries = self._entries(path)
+            except OSError:
+                entries = None
+            if entries is not None:
+                nlink = min(nlink, 2 + sum(1 for _, kind in entries if kind == "d"))
+        size = _DIR_SIZE if host else info.st_size
+        if nlink == info.st_nlink and info.st_size == size:
             return info
-        nlink = 2 + sum(1 for _, kind in entries if kind == "d")
-        return info if nlink >= info.st_nlink else with_nlink(info, nlink)
+        return with_counts(info, nlink, size)
 
     def stat(self, path: str) -> os.stat_result:
         """Status of ``path``, following symlinks."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["make_stat", "to_stat_result", "with_nlink"]
+__all__ = ["make_stat", "to_stat_result", "with_counts"]
 
 
 def make_stat(
@@ -71,10 +71,14 @@ def to_stat_result(st: Any) -> os.stat_result:
     )
 
 
-def with_nlink(info: os.stat_result, nlink: int) -> os.stat_result:
-    """A copy of ``info`` with another link count (every other field kept)."""
+
+def with_counts(info: os.stat_result, nlink: int, size: int) -> os.stat_result:
+    """A copy of ``info`` with another link count and size (every other field kept)."""
     fields = list(info[:10])
     fields[3] = nlink
+    fields[6] = size
     extra = ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns", "st_ctime_ns",
-             "st_blksize", "st_blocks", "st_rdev")
-    return os.stat_result((*fields, *(getattr(info, name, 0) for name in extra)))
+             "st_blksize")
+    blocks = (size + 511) // 512
+    rdev = getattr(info, "st_rdev", 0)
+    return os.stat_result((*fields, *(getattr(info, name, 0) for name in extra), blocks, rdev))
