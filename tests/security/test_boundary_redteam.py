@@ -127,3 +127,55 @@ def test_directory_size_does_not_grow_with_hidden_entries(tmp_path: Path) -> Non
     with Sandbox(mounts=[HostMount(str(w), "/tmp/w")], deny=["*.pem"], cwd="/tmp/w") as box:
         assert box.exec("stat -c '%s %b' . ; ls").stdout == b"4096 8\npub\n"
         assert box.fs.stat("/tmp/w").st_size == 4096
+
+
+# --- removing a directory that lists empty does not say it holds something ---
+
+
+@pytest.fixture
+def hidden(tmp_path: Path) -> Iterator[tuple[Sandbox, Path]]:
+    w = tmp_path / "w"
+    (w / "onlyhidden" / "sec").mkdir(parents=True)
+    (w / "onlyhidden" / "sec" / "k").write_text("K")
+    (w / "pems").mkdir()
+    (w / "pems" / "a.pem").write_text("P")
+    (w / "full").mkdir()
+    (w / "full" / "seen").write_text("s")
+    (w / "empty").mkdir()
+    (w / "priv").mkdir()
+    (w / "priv" / "p").write_text("p")
+    (w / "privhost").mkdir()
+    mount = HostMount(str(w), "/tmp/w")
+    with Sandbox(mounts=[mount], deny=["/tmp/w/onlyhidden/sec", "*.pem"], cwd="/tmp/w") as box:
+        box.fs.protect(str(w / "priv" / "p"))
+        yield box, w
+
+
+@pytest.mark.parametrize("name", ["onlyhidden", "pems", "priv"])
+@pytest.mark.parametrize("how", ["rmdir {n}", "rm -r {n}", "rm -d {n}", "mv -T empty {n}"])
+def test_removing_a_dir_of_hidden_entries_says_permission_denied(
+    hidden: tuple[Sandbox, Path], name: str, how: str
+) -> None:
+    """Before: 'Directory not empty' of a directory every listing shows as empty."""
+    box, w = hidden
+    r = box.exec(f"ls -A {name}; " + how.format(n=name))
+    assert r.stdout == b""
+    assert r.exit_code == 1
+    assert b"Permission denied" in r.stderr and b"not empty" not in r.stderr, r.stderr
+    assert len(list((w / name).iterdir())) == 1  # the hidden entry is still there
+
+
+def test_a_visibly_full_dir_is_still_not_empty(hidden: tuple[Sandbox, Path]) -> None:
+    box, _ = hidden
+    r = box.exec("rmdir full; mv -T empty full")
+    assert r.stderr.count(b"Directory not empty") == 2, r.stderr
+    assert box.exec("rmdir empty && ls").stdout.split() == [b"full", b"onlyhidden", b"pems",
+                                                          b"priv", b"privhost"]
+
+
+def test_api_rmdir_of_hidden_entries(hidden: tuple[Sandbox, Path]) -> None:
+    box, _ = hidden
+    with pytest.raises(PermissionError):
+        box.fs.rmdir("/tmp/w/onlyhidden")
+    with pytest.raises(PermissionError):
+        box.fs.rename("/tmp/w/empty", "/tmp/w/pems")

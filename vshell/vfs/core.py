@@ -747,7 +747,25 @@ class VFS:
 
     def rmdir(self, path: str) -> None:
         """Remove an empty directory."""
-        self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
+        try:
+            self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
+        except OSError as exc:
+            raise self._not_empty_error(exc, path) from None
+
+    def _not_empty_error(self, exc: OSError, path: str) -> OSError:
+        """``exc``, unless it says "Directory not empty" of a directory that lists empty.
+
+        Only denied or private entries keep such a directory, so the answer is theirs,
+        "Permission denied": "not empty" would tell that something hidden lies inside
+        while every listing says nothing does."""
+        if exc.errno != errno.ENOTEMPTY:
+            return exc
+        try:
+            if self.listdir(path):
+                return exc
+        except OSError:
+            return exc
+        return fs_error(errno.EACCES, exc.filename, exc.filename2)
 
     def unlink(self, path: str) -> None:
         """Remove a file or symlink."""
@@ -880,7 +898,10 @@ class VFS:
 
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
-        self._two_path_op(src, dst, self._rename)
+        try:
+            self._two_path_op(src, dst, self._rename)
+        except OSError as exc:
+            raise self._not_empty_error(exc, dst) from None
 
     replace = rename
 
