@@ -40,6 +40,29 @@ def cache_location() -> Path | None:
     return Path(base) / "vshell"
 
 
+def cache_locations() -> list[Path]:
+    """Every place a vshell process of this user may keep its cache, this one's first.
+
+    Another process (the CLI, an MCP server, a test run) may choose differently through
+    ``$VSHELL_CACHE_DIR``, ``$XDG_CACHE_HOME`` or ``$HOME``; a sandbox reaching that cache
+    could read its seal key and plant a module the other process would load.  The VFS
+    keeps all of them private.
+    """
+    out: list[Path] = []
+    here = cache_location()
+    if here is not None:
+        out.append(here)
+    homes = [_home(), os.environ.get("HOME", "")]
+    bases = [os.environ.get("XDG_CACHE_HOME", "")]
+    bases += [os.path.join(h, ".cache") for h in homes if h and os.path.isabs(h)]
+    for base in bases:
+        if os.path.isabs(base):
+            where = Path(base) / "vshell"
+            if where not in out:
+                out.append(where)
+    return out
+
+
 def cache_dir() -> Path | None:
     """The private cache directory, created if needed; None when none can be trusted."""
     path = cache_location()

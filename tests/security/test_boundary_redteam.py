@@ -179,3 +179,65 @@ def test_api_rmdir_of_hidden_entries(hidden: tuple[Sandbox, Path]) -> None:
         box.fs.rmdir("/tmp/w/onlyhidden")
     with pytest.raises(PermissionError):
         box.fs.rename("/tmp/w/empty", "/tmp/w/pems")
+
+
+# --- the way to a private location that does not exist yet cannot be re-pointed ---
+
+
+@pytest.fixture
+def fresh_home(tmp_path: Path) -> Iterator[tuple[Sandbox, Path]]:
+    """A home whose cache directory vshell will only create later (none yet)."""
+    home = tmp_path / "home"
+    (home / "evil").mkdir(parents=True)
+    with Sandbox(mounts=[HostMount(str(home), "/home")], cwd="/home") as box:
+        box.fs.protect(str(home / ".cache" / "vshell"))
+        yield box, home
+
+
+PLANTS = [
+    "ln -s evil .cache",
+    "ln -s /home/evil .cache",
+    "mkdir -p x/vshell && mv -T x .cache",
+    "mkdir .cache && ln -s ../evil .cache/vshell",
+    "mkdir -p x && ln -s ../evil x/vshell && mv -T x .cache",
+    "ln -s evil e && ln e .cache",
+]
+
+
+@pytest.mark.parametrize("script", PLANTS)
+def test_no_link_or_tree_is_planted_on_the_way_to_the_cache(
+    fresh_home: tuple[Sandbox, Path], script: str
+) -> None:
+    """Before: '.cache' could become a link (or a tree of the attacker's): the cache that
+    vshell creates through it later, seal key and all, was then in reach."""
+    box, home = fresh_home
+    r = box.exec(script)
+    assert r.exit_code == 1 and b"Permission denied" in r.stderr, (r.stdout, r.stderr)
+    cache = home / ".cache"
+    assert not cache.is_symlink()
+    assert not (cache / "vshell").exists() and not (cache / "vshell").is_symlink()
+
+
+def test_a_real_directory_on_the_way_is_fine(fresh_home: tuple[Sandbox, Path]) -> None:
+    box, home = fresh_home
+    r = box.exec("mkdir .cache && touch .cache/other && ls .cache")
+    assert (r.exit_code, r.stdout) == (0, b"other\n"), r.stderr
+    assert box.exec("mkdir .cache/vshell").exit_code == 1
+
+
+def test_every_usual_cache_location_is_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: only this process's cache was private; a sandbox of a process with another
+    VSHELL_CACHE_DIR could read the default cache's seal key and plant sealed files."""
+    home = tmp_path / "home"
+    (home / ".cache" / "vshell").mkdir(parents=True)
+    (home / ".cache" / "vshell" / ".seal-key").write_bytes(b"k" * 32)
+    (home / "xdg" / "vshell").mkdir(parents=True)
+    monkeypatch.setenv("VSHELL_CACHE_DIR", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "xdg"))
+    monkeypatch.setenv("HOME", str(home))
+    with Sandbox(mounts=[HostMount(str(home), "/home")], cwd="/home") as box:
+        r = box.exec("cat .cache/vshell/.seal-key; ls -A .cache xdg; touch xdg/vshell/x")
+        assert r.stdout == b".cache:\n\nxdg:\n", r.stdout  # both listed empty
+        assert r.stderr.count(b"Permission denied") == 2, r.stderr

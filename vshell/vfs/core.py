@@ -118,11 +118,11 @@ class DirEntry:
 
 
 def _default_private() -> list[str]:
-    """vshell's own cache directory, whether or not it exists yet."""
-    from vshell.cachedir import cache_location
+    """vshell's cache directories (this process's and the other usual places), whether or
+    not they exist yet."""
+    from vshell.cachedir import cache_locations
 
-    where = cache_location()
-    return [] if where is None else [os.path.realpath(where)]
+    return list(dict.fromkeys(os.path.realpath(where) for where in cache_locations()))
 
 
 _DIR_SIZE = 4096  # what a directory's size is shown as when entries may be hidden
@@ -780,6 +780,8 @@ class VFS:
 
         def make(mount: Mount, rel: Parts, ctx: Ctx) -> None:
             self._check_link_target(mount, rel, target, ctx)
+            if self._holds_private(mount, rel, ctx):
+                raise fs_error(errno.EACCES)
             mount.backend.symlink(target, rel, ctx)
 
         self._simple_write(linkpath, make, errno.EEXIST, True)
@@ -908,14 +910,18 @@ class VFS:
     def _rename(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> None:
         if self._rename_exposes_denied(mount, srel, drel, ctx):
             raise fs_error(errno.EACCES)
-        if self._rename_moves_private(mount, srel, ctx):
+        if self._holds_private(mount, srel, ctx) or self._holds_private(mount, drel, ctx):
             raise fs_error(errno.EACCES)
         self._rename_keeps_links_inside(mount, srel, drel, ctx)
         mount.backend.rename(srel, drel, ctx)
 
     @staticmethod
-    def _rename_moves_private(mount: Mount, srel: Parts, ctx: Ctx) -> bool:
-        """Whether ``srel`` holds one of vshell's private locations (which must not move)."""
+    def _holds_private(mount: Mount, srel: Parts, ctx: Ctx) -> bool:
+        """Whether ``srel`` is, or lies on the way to, one of vshell's private locations.
+
+        Such a path must not move, nor be replaced by a link or a renamed tree: vshell
+        creates a missing cache directory later through that very path, and a planted
+        ``.cache -> elsewhere`` would put its cache (seal key included) in reach."""
         bounds = ctx.bounds
         if bounds is None:
             return False
@@ -934,6 +940,8 @@ class VFS:
 
     def _link(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> None:
         backend = mount.backend
+        if self._holds_private(mount, drel, ctx):
+            raise fs_error(errno.EACCES)
         if host_dir_of(backend) is not None:
             # A hard link to a symlink is a second copy of that symlink: same rule.
             try:
