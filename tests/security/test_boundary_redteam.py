@@ -241,3 +241,22 @@ def test_every_usual_cache_location_is_private(
         r = box.exec("cat .cache/vshell/.seal-key; ls -A .cache xdg; touch xdg/vshell/x")
         assert r.stdout == b".cache:\n\nxdg:\n", r.stdout  # both listed empty
         assert r.stderr.count(b"Permission denied") == 2, r.stderr
+
+
+def test_cow_sync_never_plants_a_link_on_the_way_to_the_cache(tmp_path: Path) -> None:
+    """Defence in depth: an upper link at a private location's ancestor (which the VFS
+    refuses to make) is not synced to the host either."""
+    home = tmp_path / "home"
+    (home / "evil").mkdir(parents=True)
+    with Sandbox(mounts=[HostMount(str(home), "/home", cow=True)], cwd="/home") as box:
+        box.fs.protect(str(home / ".cache" / "vshell"))
+        r = box.exec("ln -s evil .cache")
+        assert b"Permission denied" in r.stderr
+        from vshell.vfs import Ctx
+
+        backend = box.fs.mount_for("/home")[0].backend
+        backend.upper.symlink("evil", (".cache",), Ctx("/home", lambda p: None))
+        box.exec("mkdir real && touch real/f")
+        result = box.sync()
+        assert "/home/.cache" in result.conflicts
+    assert not (home / ".cache").is_symlink() and not (home / ".cache").exists()

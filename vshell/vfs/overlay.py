@@ -735,7 +735,7 @@ class OverlayBackend:
         with self._lock:
             bad = self._conflicts(changes)
             for c in changes:
-                if self._crosses_boundary(c.parts):
+                if self._crosses_boundary(c.parts) or self._repoints_private(c, ctx):
                     bad.append(c.parts)
                     continue
                 if c.kind == "delete":
@@ -745,6 +745,21 @@ class OverlayBackend:
                     if not self._symlink_ok(c.parts, self.upper.readlink(c.parts, ctx)):
                         bad.append(c.parts)
             return sorted(set(bad))
+
+    def _repoints_private(self, change: Change, ctx: Ctx) -> bool:
+        """Whether ``change`` would replace a directory on the way to a private location
+        (with a link, a file, or nothing): vshell makes a missing cache through that path."""
+        bounds = self.boundaries
+        parts = change.parts
+        if bounds is None or not any(
+            owner is None and len(p) > len(parts) and p[: len(parts)] == parts
+            for p, owner in bounds.by_parts.items()
+        ):
+            return False
+        if change.kind == "delete":
+            return True
+        info = self._upper_stat(parts, ctx)
+        return info is None or not st.S_ISDIR(info.st_mode)
 
     def _crosses_boundary(self, parts: Parts) -> bool:
         """Whether ``parts`` lies in a host location another mount governs or is private."""
