@@ -260,3 +260,19 @@ def test_cow_sync_never_plants_a_link_on_the_way_to_the_cache(tmp_path: Path) ->
         result = box.sync()
         assert "/home/.cache" in result.conflicts
     assert not (home / ".cache").is_symlink() and not (home / ".cache").exists()
+
+
+def test_rename_and_link_through_an_alias_within_one_mount(sb: Sandbox, host: Path) -> None:
+    """Before: EXDEV (mv fell back to copy and delete) although both paths are in /work/cow."""
+    fs = sb.fs
+    fs.rename("/work/d/cow/f", "/work/cow/g")
+    fs.rename("/work/cow/g", "/work/d/cow/h")
+    fs.link("/work/d/cow/h", "/work/cow/hl")
+    assert fs.stat("/work/cow/h").st_ino == fs.stat("/work/cow/hl").st_ino
+    assert sorted(fs.listdir("/work/cow")) == ["h", "hl", "sub"]
+    assert (host / "cow" / "f").read_text() == "cow\n"  # copy-on-write: the host is untouched
+    with pytest.raises(OSError) as exc:  # really two mounts: still EXDEV
+        fs.rename("/work/d/cow/h", "/work/src/h")
+    assert exc.value.errno == 18
+    r = sb.exec("mv d/.git/config cow/c; mv cow/h d/.git/h")
+    assert r.stderr.count(b"Read-only file system") == 2, r.stderr

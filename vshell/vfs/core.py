@@ -964,13 +964,24 @@ class VFS:
             try:
                 op(*self._two_paths(src, dst))
             except CrossMount:
-                rsrc, rdst = self._real_parent(src), self._real_parent(dst)
-                try:
-                    op(*self._two_paths(rsrc, rdst))
-                except CrossMount:
-                    raise fs_error(errno.EXDEV) from None
+                self._two_real_paths_op(src, dst, op)
+            except OSError as exc:
+                # Two spellings in different mounts may still name one mount's host tree
+                # (``d/cow/f`` with ``d -> .`` is in /work/cow): judge where they really are.
+                if exc.errno != errno.EXDEV:
+                    raise
+                self._two_real_paths_op(src, dst, op)
         except OSError as exc:
             raise rename_error(exc, src, dst) from None
+
+    def _two_real_paths_op(
+        self, src: str, dst: str, op: Callable[[Mount, Parts, Parts, Ctx], None]
+    ) -> None:
+        rsrc, rdst = self._real_parent(src), self._real_parent(dst)
+        try:
+            op(*self._two_paths(rsrc, rdst))
+        except CrossMount:
+            raise fs_error(errno.EXDEV) from None
 
     def _real_parent(self, path: str) -> str:
         """``path`` with its directory resolved through every mount hand-off."""
