@@ -276,3 +276,33 @@ def test_rename_and_link_through_an_alias_within_one_mount(sb: Sandbox, host: Pa
     assert exc.value.errno == 18
     r = sb.exec("mv d/.git/config cow/c; mv cow/h d/.git/h")
     assert r.stderr.count(b"Read-only file system") == 2, r.stderr
+
+
+# --- a link's target is not judged by what a denied directory holds ---
+
+
+@pytest.mark.parametrize("cow", [False, True])
+def test_ln_to_a_denied_target_answers_alike(tmp_path: Path, cow: bool) -> None:
+    """Before: 'ln -s secrets/esc/x l' said 'Operation not permitted' only when the denied
+    directory held an escaping link named esc (others made the link): a probe of names."""
+    w = tmp_path / "w"
+    (w / "secrets" / "prod").mkdir(parents=True)
+    (w / "secrets" / "key").write_text("k")
+    (w / "pub").mkdir()
+    (tmp_path / "outside").mkdir()
+    (w / "secrets" / "esc").symlink_to(tmp_path / "outside")
+    mount = HostMount(str(w), "/tmp/w", cow=cow)
+    with Sandbox(mounts=[mount], deny=["/tmp/w/secrets"], cwd="/tmp/w") as box:
+        box.exec("ln -s . d")
+        answers = set()
+        for name in ("prod", "esc", "nope", "key"):
+            for spelled in (f"../secrets/{name}/x", f"../secrets/{name}/y/z",
+                            f"../d/secrets/{name}/x", f"/tmp/w/secrets/{name}/x"):
+                r = box.exec(f"ln -s {spelled} pub/l")
+                answers.add((r.exit_code, r.stderr))
+        assert answers == {(1, b"ln: failed to create symbolic link 'pub/l': "
+                               b"Permission denied\n")}
+        # naming the denied path itself is allowed (using the link is refused)
+        assert box.exec("ln -s ../secrets pub/ok && ls pub").stdout == b"ok\n"
+        assert b"Permission denied" in box.exec("cat pub/ok/key").stderr
+    assert sorted(os.listdir(w / "pub")) == ([] if cow else ["ok"])  # cow: in the overlay

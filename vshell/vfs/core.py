@@ -125,6 +125,21 @@ def _default_private() -> list[str]:
     return list(dict.fromkeys(os.path.realpath(where) for where in cache_locations()))
 
 
+class _DeniedTarget(Exception):
+    """A link target's walk reached a denied path (not an OSError: it must not be taken
+    for a missing tail or an escape on the way out)."""
+
+    @classmethod
+    def guard(cls, guard: Callable[[Parts], None]) -> Callable[[Parts], None]:
+        def check(parts: Parts) -> None:
+            try:
+                guard(parts)
+            except PermissionError:
+                raise cls from None
+
+        return check
+
+
 _DIR_SIZE = 4096  # what a directory's size is shown as when entries may be hidden
 
 _hops = threading.local()
@@ -824,8 +839,16 @@ class VFS:
             wanted = found[1]
         else:
             wanted = relative_link_parts(target, parent)
-        # Deny rules are not this check's concern (using the link is still refused); an
-        # escape, a hand-off to another mount or a private location is.
+        # A link may name a denied path (using it is refused), but a target *through* a
+        # denied directory is refused before anything in it is looked at: judging it by what
+        # the directory holds (an escaping link, another mount's directory) would answer
+        # differently for each hidden name.
+        if wanted[:-1]:
+            guarded = Ctx(ctx.vroot, _DeniedTarget.guard(ctx.guard), ctx.bounds)
+            try:
+                resolves_inside(lambda p: backend.realpath(p, True, guarded), wanted[:-1])
+            except _DeniedTarget:
+                raise fs_error(errno.EACCES) from None
         raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
         resolves_inside(lambda p: backend.realpath(p, False, raw), wanted)
 
