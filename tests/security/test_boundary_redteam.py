@@ -306,3 +306,18 @@ def test_ln_to_a_denied_target_answers_alike(tmp_path: Path, cow: bool) -> None:
         assert box.exec("ln -s ../secrets pub/ok && ls pub").stdout == b"ok\n"
         assert b"Permission denied" in box.exec("cat pub/ok/key").stderr
     assert sorted(os.listdir(w / "pub")) == ([] if cow else ["ok"])  # cow: in the overlay
+
+
+def test_moving_a_tree_does_not_tell_whether_a_denied_name_exists(tmp_path: Path) -> None:
+    """Before: 'mv a a2' was refused only when the denied a/sec existed."""
+    w = tmp_path / "w"
+    (w / "a" / "sec").mkdir(parents=True)
+    (w / "b").mkdir()
+    (w / "c").mkdir()
+    deny = ["/tmp/w/a/sec", "/tmp/w/b/sec"]
+    with Sandbox(mounts=[HostMount(str(w), "/tmp/w")], deny=deny, cwd="/tmp/w") as box:
+        r = box.exec("ln -s . d; mv a a2; mv b b2; mv d/b d/b3; mv c c2; ls")
+        lines = r.stderr.replace(b"d/b", b"b").replace(b"b3", b"b2").splitlines()
+        assert lines == [b"mv: cannot move 'a' to 'a2': Permission denied"] + [
+            b"mv: cannot move 'b' to 'b2': Permission denied"] * 2, r.stderr
+        assert r.stdout == b"a\nb\nc2\nd\n"

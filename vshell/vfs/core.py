@@ -1028,10 +1028,21 @@ class VFS:
             if not st.S_ISDIR(backend.stat(srel, False, ctx).st_mode):
                 return False
             dst_base = join_parts(backend.realpath(drel[:-1], False, ctx) + drel[-1:], mount.vpath)
+            real_src = join_parts(backend.realpath(srel[:-1], False, ctx) + srel[-1:], mount.vpath)
         except OSError:
             return False  # the rename itself will report the problem
-        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
         deny = self._deny
+        # A denied path named outright below the tree refuses the move whether or not it
+        # exists, so the answer does not tell (the scan below is for wildcard patterns).
+        for pattern in deny.patterns:
+            named = pattern.pattern
+            if named.startswith("/") and "*" not in named:
+                named = join_parts(tuple(p for p in named.split("/") if p))
+                if named.startswith(real_src.rstrip("/") + "/") and not deny.matches(
+                    dst_base + named[len(real_src.rstrip("/")) :]
+                ):
+                    return True
+        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
         src_base: str | None = None
         stack: list[Parts] = [srel]
         budget = _RENAME_SCAN_LIMIT
