@@ -23,19 +23,51 @@ def _home() -> str | None:
         return home if os.path.isabs(home) else None
 
 
-def cache_dir() -> Path | None:
-    """The private cache directory, created if needed; None when none can be trusted."""
+def cache_location() -> Path | None:
+    """Where the private cache directory is (or would be), without creating it.
+
+    The VFS treats this location as private: no mount, alias or link reaches it.
+    """
     explicit = os.environ.get("VSHELL_CACHE_DIR", "")
     if os.path.isabs(explicit):
-        path = Path(explicit)
-    else:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not os.path.isabs(base):
-            home = _home()
-            if home is None:
-                return None
-            base = os.path.join(home, ".cache")
-        path = Path(base) / "vshell"
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = _home()
+        if home is None:
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base) / "vshell"
+
+
+def cache_locations() -> list[Path]:
+    """Every place a vshell process of this user may keep its cache, this one's first.
+
+    Another process (the CLI, an MCP server, a test run) may choose differently through
+    ``$VSHELL_CACHE_DIR``, ``$XDG_CACHE_HOME`` or ``$HOME``; a sandbox reaching that cache
+    could read its seal key and plant a module the other process would load.  The VFS
+    keeps all of them private.
+    """
+    out: list[Path] = []
+    here = cache_location()
+    if here is not None:
+        out.append(here)
+    homes = [_home(), os.environ.get("HOME", "")]
+    bases = [os.environ.get("XDG_CACHE_HOME", "")]
+    bases += [os.path.join(h, ".cache") for h in homes if h and os.path.isabs(h)]
+    for base in bases:
+        if os.path.isabs(base):
+            where = Path(base) / "vshell"
+            if where not in out:
+                out.append(where)
+    return out
+
+
+def cache_dir() -> Path | None:
+    """The private cache directory, created if needed; None when none can be trusted."""
+    path = cache_location()
+    if path is None:
+        return None
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(path)
@@ -46,3 +78,148 @@ def cache_dir() -> Path | None:
     except OSError:
         return None
     return path
+
+
+# ---------------------------------------------------------------------- seals
+#
+# The VFS keeps the cache out of every sandbox's reach; seals are the second wall.  A file
+# is loaded only if vshell wrote it: a secret per-cache key (mode 0600) authenticates
+# either the bytes themselves (small files) or, for the big compiled module that is mapped
+# rather than read, the file's identity as it was right after writing (device, inode,
+# size, mtime and ctime: rewriting or replacing the file changes the ctime or the inode,
+# and no unprivileged process can set a ctime back).  A file without a valid seal is
+# rebuilt, never loaded.
+
+_KEY_NAME = ".seal-key"
+_KEY_SIZE = 32
+_TAG_SIZE = 32
+
+
+def _private_file(info: os.stat_result) -> bool:
+    return (
+        stat.S_ISREG(info.st_mode)
+        and info.st_uid == os.getuid()
+        and not info.st_mode & 0o077
+    )
+
+
+def _read_key(path: str) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not _private_file(info) or info.st_size != _KEY_SIZE:
+            return None
+        key = os.read(fd, _KEY_SIZE + 1)
+        return key if len(key) == _KEY_SIZE else None
+    finally:
+        os.close(fd)
+
+
+def seal_key(folder: Path) -> bytes | None:
+    """The cache's secret sealing key, created on first use; None when none can be trusted."""
+    import secrets
+
+    path = os.path.join(folder, _KEY_NAME)
+    key = _read_key(path)
+    if key is not None:
+        return key
+    tmp = os.path.join(folder, f".key-{secrets.token_hex(8)}")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, secrets.token_bytes(_KEY_SIZE))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)  # never replaces a key another process made first
+        except FileExistsError:
+            pass
+    except OSError:
+        return None
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    return _read_key(path)
+
+
+def _tag(key: bytes, label: bytes, data: bytes) -> bytes:
+    import hashlib
+    import hmac
+
+    return hmac.new(key, label + b"\0" + data, hashlib.sha256).digest()
+
+
+def seal_bytes(folder: Path, label: str, data: bytes) -> bytes | None:
+    """``data`` prefixed with its tag (for :func:`unseal_bytes`); None without a key."""
+    key = seal_key(folder)
+    return None if key is None else _tag(key, label.encode(), data) + data
+
+
+def unseal_bytes(folder: Path, label: str, sealed: bytes) -> bytes | None:
+    """The data of a sealed blob, or None when the tag is missing or wrong."""
+    import hmac
+
+    key = _read_key(os.path.join(folder, _KEY_NAME))
+    if key is None or len(sealed) < _TAG_SIZE:
+        return None
+    tag, data = sealed[:_TAG_SIZE], sealed[_TAG_SIZE:]
+    return data if hmac.compare_digest(tag, _tag(key, label.encode(), data)) else None
+
+
+def _identity(info: os.stat_result) -> bytes:
+    fields = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    return ":".join(map(str, fields)).encode()
+
+
+def seal_file(path: Path) -> None:
+    """Record ``path`` (just written by vshell) as vshell's own, in ``path.seal``."""
+    key = seal_key(path.parent)
+    if key is None:
+        return
+    info = os.lstat(path)
+    tag = _tag(key, path.name.encode(), _identity(info))
+    seal = path.with_name(path.name + ".seal")
+    tmp = path.with_name(f".tmp-{path.name}.seal")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, tag)
+    finally:
+        os.close(fd)
+    os.replace(tmp, seal)
+
+
+def open_sealed(path: Path) -> int | None:
+    """An fd on ``path`` when its seal proves vshell wrote it and nothing changed it since.
+
+    The caller loads through ``/proc/self/fd/N`` (or the fd), so the checked file is the
+    one used.  None for a missing, foreign, modified or unsealed file.
+    """
+    import hmac
+
+    key = _read_key(os.path.join(path.parent, _KEY_NAME))
+    if key is None:
+        return None
+    try:
+        with open(path.with_name(path.name + ".seal"), "rb", opener=_nofollow) as f:
+            if not _private_file(os.fstat(f.fileno())):
+                return None
+            tag = f.read(_TAG_SIZE + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    want = _tag(key, path.name.encode(), _identity(info))
+    if _private_file(info) and info.st_size > 0 and hmac.compare_digest(tag, want):
+        return fd
+    os.close(fd)
+    return None
+
+
+def _nofollow(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)

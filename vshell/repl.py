@@ -403,4 +403,6 @@ def _usable_history_file(path: str) -> bool:
 def run_repl(sb: Any, history_file: str | None = None) -> int:
     """Run the REPL on ``sb`` until Ctrl-D, ``exit`` or SIGTERM; the last status (143 on
     SIGTERM)."""
+    if history_file:
+        sb.fs.protect(history_file)  # vshell's own file: never reachable from inside
     return _Repl(sb, history_file).run()

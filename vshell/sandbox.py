@@ -152,6 +152,7 @@ def _open_overlay_store(fs: Any, overlay_dir: str | os.PathLike[str] | None) -> 
         raise SandboxConfigError(str(e)) from None
     except OSError as e:
         raise SandboxConfigError(f"overlay directory {overlay_dir}: {e}") from None
+    fs.protect(overlay_dir)  # the store is vshell's: no mount, alias or link reaches it
     return store
 
 

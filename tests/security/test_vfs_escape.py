@@ -188,29 +188,42 @@ def test_forty_links_are_fine_forty_one_are_a_loop(layout: tuple[Path, Path], vf
 
 
 def test_sandbox_created_symlinks_cannot_escape(layout: tuple[Path, Path], vfs: VFS) -> None:
-    _, outside = layout
-    vfs.symlink("../outside/secret", "/work/s1")
-    vfs.symlink(str(outside / "secret"), "/work/s2")
-    vfs.symlink("/outside/secret", "/work/s3")
-    for path in ("/work/s1", "/work/s2", "/work/s3"):
-        _denied(lambda path=path: vfs.open(path).read())
-    # a link to another mount is refused rather than resolved virtually
+    inside, outside = layout
+    before = sorted(os.listdir(inside))
+    # an escaping link is never planted on the host (EPERM), nor one into another mount
     with vfs.open("/tmp/t", "wb") as f:
         f.write(b"t")
-    vfs.symlink("/tmp/t", "/work/to-tmp")
-    _denied(lambda: vfs.open("/work/to-tmp").read())
-    vfs.symlink("/work/file", "/tmp/to-work")
+    for target, path in (("../outside/secret", "/work/s1"), (str(outside / "secret"), "/work/s2"),
+                         ("/outside/secret", "/work/s3"), ("/tmp/t", "/work/to-tmp")):
+        with pytest.raises(PermissionError) as e:
+            vfs.symlink(target, path)
+        assert e.value.errno == errno.EPERM, target
+    assert sorted(os.listdir(inside)) == before
+    with pytest.raises(PermissionError):
+        vfs.symlink("/work/file", "/tmp/to-work")  # the same rule on a memory mount
+    _plant(vfs, "/work/file", ("to-work",))  # made anyway, the walk still refuses it
     _denied(lambda: vfs.open("/tmp/to-work").read())
     assert vfs.readlink("/tmp/to-work") == "/work/file"
 
 
+def _plant(vfs: VFS, target: str, parts: tuple[str, ...]) -> None:
+    """A link in /tmp made past the VFS's creation check, to test the walk on its own."""
+    from vshell.vfs import Ctx
+
+    vfs.mount_for("/tmp")[0].backend.symlink(target, parts, Ctx("/tmp", lambda p: None))
+
+
 def test_memory_mount_symlinks_cannot_climb(vfs: VFS) -> None:
-    vfs.symlink("../../work/file", "/tmp/up")
+    with pytest.raises(PermissionError):
+        vfs.symlink("../../work/file", "/tmp/up")
+    _plant(vfs, "../../work/file", ("up",))
     _denied(lambda: vfs.open("/tmp/up").read())
     vfs.makedirs("/tmp/a/b")
     vfs.symlink("../..", "/tmp/a/b/root")
     assert sorted(vfs.listdir("/tmp/a/b/root")) == ["a", "up"]
-    vfs.symlink("../../..", "/tmp/a/b/above")
+    with pytest.raises(PermissionError):
+        vfs.symlink("../../..", "/tmp/a/b/above")
+    _plant(vfs, "../../..", ("a", "b", "above"))
     _denied(lambda: vfs.listdir("/tmp/a/b/above"))
 
 

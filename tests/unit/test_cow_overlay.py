@@ -12,7 +12,7 @@ import pytest
 from vshell.cli import _parse_mount, main
 from vshell.overlay_review import collapse_removals
 from vshell.sandbox import HostMount, Sandbox, SandboxConfigError
-from vshell.vfs import VFS, Mount
+from vshell.vfs import VFS, Ctx, Mount
 from vshell.vfs.overlay import OverlayBackend
 
 
@@ -255,9 +255,14 @@ def test_symlink_sync_rules(host: Path) -> None:
         assert sb.sync().ok
         assert os.readlink(host / "good") == "sub/b.txt"
         assert os.readlink(host / "sub" / "deep" / "up") == "../../a.txt"
+        upper_ctx = Ctx("/w", lambda p: None)
         for target in ("/w/a.txt", "/etc/passwd", "../outside", "sub/../../x"):
             sb.discard()
-            sb.fs.symlink(target, "/w/bad")  # ln itself refuses links that escape
+            if target != "/w/a.txt":  # the VFS refuses to make links that escape
+                with pytest.raises(PermissionError):
+                    sb.fs.symlink(target, "/w/bad")
+            backend = sb.fs.mount_for("/w")[0].backend
+            backend.upper.symlink(target, ("bad",), upper_ctx)  # as a persisted overlay could
             before = _snapshot(host)
             result = sb.sync()
             assert result.conflicts == ["/w/bad"], target

@@ -36,9 +36,12 @@ def test_table_cache_roundtrip(tmp_path: Path) -> None:
     reference = _probe(tmp_path / "none", enabled=False)
     assert not (tmp_path / "none").exists()
     assert _probe(tmp_path) == reference  # builds and stores
-    files = list((tmp_path / "vshell").iterdir())
+    files = list((tmp_path / "vshell").glob("bashlex-*.tables"))
     assert len(files) == 1
     assert files[0].stat().st_mode & 0o777 == 0o600
+    key = tmp_path / "vshell" / ".seal-key"  # the per-cache secret the tables are sealed with
+    assert key.stat().st_mode & 0o777 == 0o600 and key.stat().st_size == 32
+    assert sorted(p.name for p in (tmp_path / "vshell").iterdir()) == [key.name, files[0].name]
     assert (tmp_path / "vshell").stat().st_mode & 0o777 == 0o700
     assert _probe(tmp_path) == reference  # loads
     files[0].write_bytes(b"garbage")
@@ -49,6 +52,13 @@ def test_table_cache_roundtrip(tmp_path: Path) -> None:
     files[0].chmod(0o600)
     files[0].write_bytes(marshal.dumps({"format": 2, "key": "another bashlex"}))
     assert _probe(tmp_path) == reference  # tables keyed for another install are rebuilt
+    sealed = files[0].read_bytes()
+    foreign = sealed[32:]  # well-formed tables, but not sealed by this cache's key
+    files[0].write_bytes(foreign)
+    files[0].chmod(0o600)
+    assert _probe(tmp_path) == reference
+    assert files[0].read_bytes() != foreign  # never loaded: rebuilt and sealed again
+    assert files[0].read_bytes()[32:] == foreign
 
 
 def test_import_is_lazy() -> None:

@@ -98,7 +98,7 @@ def run(inv: Invocation) -> int:
                 status = 1
                 continue
         elif link_escapes(inv, target, link_abs):
-            inv.error(f"failed to create symbolic link {quoteaf(link)}: Permission denied")
+            inv.error(f"failed to create symbolic link {quoteaf(link)}: Operation not permitted")
             status = 1
             continue
         if link.endswith("/") and not fs.isdir(link_abs):

@@ -371,7 +371,7 @@ class Tar:
             if info.issym():
                 if link_escapes(self.inv, info.linkname, target):
                     self.error(f"{rel}: Cannot create symlink to {info.linkname!r}: "
-                               "Permission denied (it points outside the mount)")
+                               "Operation not permitted (it points outside the mount)")
                     return
                 fs.symlink(info.linkname, target)
                 return

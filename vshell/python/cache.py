@@ -27,6 +27,20 @@ def cache_dir() -> Path | None:
     return shared()
 
 
+def open_sealed(path: Path) -> int | None:
+    """An fd on a cached artifact vshell wrote and nothing changed (see vshell.cachedir)."""
+    from vshell.cachedir import open_sealed as check
+
+    return check(path)
+
+
+def seal(path: Path) -> None:
+    """Mark a just-written artifact as vshell's own."""
+    from vshell.cachedir import seal_file
+
+    seal_file(path)
+
+
 def key(*parts: str) -> str:
     """A short stable digest of everything an artifact depends on."""
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]

@@ -114,18 +114,27 @@ def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
                        "epoch_interruption=1", platform.machine())
     folder = cache.cache_dir()
     path = folder / f"python-{pywasm.PYTHON_VERSION}-{digest}.cwasm" if folder else None
-    if path is not None and cache.trusted_file(path):
-        try:
-            return wasmtime.Module.deserialize_file(engine, str(path))
-        except Exception:  # noqa: BLE001 - a stale or damaged artifact: rebuild it
-            cache.remove(path)
+    if path is not None:
+        # Native code is loaded only from a file vshell itself wrote (its seal checks out);
+        # through the fd, so the file checked is the file mapped.
+        fd = cache.open_sealed(path)
+        if fd is not None:
+            try:
+                where = f"/proc/self/fd/{fd}" if os.path.exists("/proc/self/fd") else str(path)
+                return wasmtime.Module.deserialize_file(engine, where)
+            except Exception:  # noqa: BLE001 - a stale or damaged artifact: rebuild it
+                cache.remove(path)
+            finally:
+                os.close(fd)
     data = pywasm.read_verified()
     notify()
     module = wasmtime.Module(engine, data)
     if path is not None:
         with contextlib.suppress(Exception):  # no cache this time; the run still works
             cache.write_atomic(path, module.serialize())
+            cache.seal(path)
             cache.prune(path.parent, "python-*.cwasm", path)
+            cache.prune(path.parent, "python-*.cwasm.seal", path.with_name(path.name + ".seal"))
     return module
 
 

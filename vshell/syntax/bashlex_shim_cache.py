@@ -104,6 +104,9 @@ def _import_parser_with_cache(version: str) -> None:
         yacc.yacc = original
 
 
+_SEAL_LABEL = "bashlex-tables"
+
+
 def _cache_file(yacc: types.ModuleType, version: str) -> tuple[str | None, str]:
     """The cache file's path and the key its content must carry to be used."""
     try:
@@ -138,7 +141,14 @@ def _load(path: str) -> Any:
             return None
         with os.fdopen(fd, "rb") as f:
             fd = -1
-            return marshal.loads(f.read())  # marshal.load(f) reads item by item: far slower
+            raw = f.read()
+        from pathlib import Path
+
+        from vshell.cachedir import unseal_bytes
+
+        # marshal is unsafe on foreign input: only bytes vshell sealed are loaded.
+        data = unseal_bytes(Path(os.path.dirname(path)), _SEAL_LABEL, raw)
+        return None if data is None else marshal.loads(data)  # loads: far faster than load
     except (OSError, EOFError, ValueError, TypeError):
         return None
     finally:
@@ -164,9 +174,16 @@ def _store(path: str, key: str, parser: Any) -> None:
     tmp = None
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
+        from pathlib import Path
+
+        from vshell.cachedir import seal_bytes
+
+        sealed = seal_bytes(Path(directory), _SEAL_LABEL, marshal.dumps(data))
+        if sealed is None:
+            return  # no trustworthy key: no cache
         fd, tmp = tempfile.mkstemp(prefix=".tables-", dir=directory)
         with os.fdopen(fd, "wb") as f:
-            marshal.dump(data, f)
+            f.write(sealed)
         os.chmod(tmp, 0o600)
         os.replace(tmp, path)
         tmp = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import BinaryIO, Protocol, runtime_checkable
+from typing import Any, BinaryIO, Protocol, runtime_checkable
 
 from vshell.records import record
 
@@ -31,6 +31,9 @@ class Ctx:
 
     vroot: str  # the mount's virtual path, e.g. "/work"
     guard: Callable[[Parts], None]  # raises PermissionError for a denied resolved path
+    # Host locations this mount does not govern (vshell.vfs.boundary.Boundaries) or None;
+    # host-backed backends consult it at every component of a walk.
+    bounds: Any = None
 
 
 @runtime_checkable

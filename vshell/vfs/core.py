@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 from vshell.records import record
 
 from .backend import Backend, Ctx, Parts, normalize_mode
+from .boundary import Boundaries, compute_boundaries, host_dir_of
 from .deny import DenyRules
 from .devices import (
     CHAR_MODE,
@@ -33,10 +34,11 @@ from .devices import (
     open_device,
     open_stream,
 )
-from .errors import CrossMount, fs_error, rename_error
+from .errors import CrossMount, Rerouted, fs_error, rename_error
+from .links import relative_link_parts, resolves_inside
 from .memory import MemoryBackend, MemoryBudget
 from .paths import join_parts, split_path
-from .stats import make_stat
+from .stats import make_stat, with_counts
 
 __all__ = ["VFS", "DirEntry", "Mount"]
 
@@ -115,6 +117,31 @@ class DirEntry:
         return self.stat(follow_symlinks=False).st_ino
 
 
+def _default_private() -> list[str]:
+    """vshell's cache directories (this process's and the other usual places), whether or
+    not they exist yet."""
+    from vshell.cachedir import cache_locations
+
+    return list(dict.fromkeys(os.path.realpath(where) for where in cache_locations()))
+
+
+class _DeniedTarget(Exception):
+    """A link target's walk reached a denied path (not an OSError: it must not be taken
+    for a missing tail or an escape on the way out)."""
+
+    @classmethod
+    def guard(cls, guard: Callable[[Parts], None]) -> Callable[[Parts], None]:
+        def check(parts: Parts) -> None:
+            try:
+                guard(parts)
+            except PermissionError:
+                raise cls from None
+
+        return check
+
+
+_DIR_SIZE = 4096  # what a directory's size is shown as when entries may be hidden
+
 _hops = threading.local()
 _MAX_HOPS = 40
 
@@ -132,7 +159,7 @@ def _follows_cross_mount(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(self, path, *args, **kwargs)
         except CrossMount as cm:
             depth = getattr(_hops, "n", 0)
-            new = self._cross_target(cm)
+            new = cm.vpath if isinstance(cm, Rerouted) else self._cross_target(cm)
             if new is None:
                 raise fs_error(errno.EACCES, path) from None
             if depth >= _MAX_HOPS:
@@ -158,7 +185,10 @@ class VFS:
         mounts: Iterable[Mount] = (),
         deny: Iterable[str] | DenyRules = (),
         memory_budget: MemoryBudget | None = None,
+        private: Iterable[str | os.PathLike[str]] = (),
     ) -> None:
+        """``private`` names host files and directories no path may reach (as denied);
+        vshell's cache directory is always among them."""
         if isinstance(deny, str):
             deny = [deny]  # one pattern, not its characters
         self._deny = deny if isinstance(deny, DenyRules) else DenyRules(deny)
@@ -180,9 +210,9 @@ class VFS:
             table[("tmp",)] = tmp
             order.append(tmp)
         self._mounts = order
-        self._ctx: dict[str, Ctx] = {
-            mount.vpath: Ctx(mount.vpath, self._make_guard(mount.vpath)) for mount in order
-        }
+        self._private: list[str] = _default_private()
+        self._ctx: dict[str, Ctx] = {}
+        self.protect(*private)
         # Names to show in a directory because a mount point sits right below it.
         children: dict[Parts, set[str]] = {(): {"dev"}}
         for parts in table:
@@ -199,6 +229,29 @@ class VFS:
         return f"<VFS mounts=[{mounts}] deny={[p.pattern for p in self._deny.patterns]}>"
 
     # ------------------------------------------------------------------ plumbing
+
+    def protect(self, *host_paths: str | os.PathLike[str]) -> None:
+        """Make host files or directories unreachable from every mount, as denied paths.
+
+        Matched on the resolved host location (by path and by device and inode), so no
+        alias, symlink or nested mount reaches them.  Views made by :meth:`bind` share it.
+        """
+        for path in host_paths:
+            real = os.path.realpath(os.fspath(path))
+            if real not in self._private:
+                self._private.append(real)
+        bounds = compute_boundaries(((m.vpath, m.backend) for m in self._mounts), self._private)
+        for mount in self._mounts:
+            found = bounds.get(mount.vpath)
+            self._ctx[mount.vpath] = Ctx(mount.vpath, self._make_guard(mount.vpath), found)
+            backend = mount.backend
+            if hasattr(backend, "boundaries"):
+                backend.boundaries = found  # a copy-on-write mount checks them when it syncs
+
+    def boundaries(self, vpath: str) -> Boundaries | None:
+        """The host locations the mount at ``vpath`` hands off or denies (None: none)."""
+        ctx = self._ctx.get(vpath)
+        return None if ctx is None else ctx.bounds
 
     @property
     def mounts(self) -> list[Mount]:
@@ -422,12 +475,35 @@ class VFS:
             elif kind == "syn":
                 info = self._syn_stat(parts)
             else:
-                info = mount.backend.stat(rel, follow or trailing, self._ctx_for(mount))
+                ctx = self._ctx_for(mount)
+                info = mount.backend.stat(rel, follow or trailing, ctx)
+                if st.S_ISDIR(info.st_mode) and (self._deny or ctx.bounds):
+                    info = self._hide_counts(path, info, host_dir_of(mount.backend) is not None)
             if trailing and not st.S_ISDIR(info.st_mode):
                 raise fs_error(errno.ENOTDIR)
             return info
         except OSError as exc:
             raise rename_error(exc, path) from None
+
+    def _hide_counts(self, path: str, info: os.stat_result, host: bool) -> os.stat_result:
+        """A directory's ``info`` without the counts that tell what it hides.
+
+        Asked only when something can be hidden (deny rules, private or foreign host
+        locations).  The link count includes hidden subdirectories: it becomes 2 + the
+        subdirectories a listing shows.  A host directory's size grows with its entries
+        (and their name lengths on tmpfs or btrfs): it is reported as one block."""
+        nlink = info.st_nlink
+        if nlink > 2:
+            try:
+                _, entries = self._entries(path)
+            except OSError:
+                entries = None
+            if entries is not None:
+                nlink = min(nlink, 2 + sum(1 for _, kind in entries if kind == "d"))
+        size = _DIR_SIZE if host else info.st_size
+        if nlink == info.st_nlink and info.st_size == size:
+            return info
+        return with_counts(info, nlink, size)
 
     def stat(self, path: str) -> os.stat_result:
         """Status of ``path``, following symlinks."""
@@ -496,14 +572,23 @@ class VFS:
             entries = [e for e in entries if not self._deny.matches(join_parts((e[0],), base))]
         return parts, entries
 
+    def _entries(self, path: str) -> tuple[str, list[tuple[str, str]]]:
+        """The listing under the caller's spelling of ``path`` (even when re-routed to
+        another mount), denied names hidden under both spellings."""
+        _, entries = self._list(path)
+        base = join_parts(self._split(path)[0])
+        if self._deny:
+            deny = self._deny
+            entries = [e for e in entries if not deny.matches(join_parts((e[0],), base))]
+        return base, entries
+
     def listdir(self, path: str) -> list[str]:
         """Names in a directory (denied entries hidden, order unspecified)."""
-        return [name for name, _ in self._list(path)[1]]
+        return [name for name, _ in self._entries(path)[1]]
 
     def scandir(self, path: str) -> list[DirEntry]:
         """Entries of a directory (denied entries hidden, order unspecified)."""
-        parts, entries = self._list(path)
-        base = join_parts(parts)
+        base, entries = self._entries(path)
         return [DirEntry(self, name, join_parts((name,), base), kind) for name, kind in entries]
 
     @_follows_cross_mount
@@ -578,9 +663,12 @@ class VFS:
         best: tuple[int, str] | None = None
         for mount in self._mounts:
             backend = mount.backend
-            if not isinstance(backend, HostBackend):
+            if host_dir_of(backend) is None:
                 continue
-            for prefix in backend._prefixes:
+            host = getattr(backend, "host", backend)  # a copy-on-write mount's host side
+            if not isinstance(host, HostBackend):
+                continue
+            for prefix in host._prefixes:
                 root = prefix.rstrip("/")
                 if cm.host_target == root or cm.host_target.startswith(root + "/"):
                     inner = [p for p in cm.host_target[len(root) :].split("/") if p]
@@ -674,7 +762,25 @@ class VFS:
 
     def rmdir(self, path: str) -> None:
         """Remove an empty directory."""
-        self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
+        try:
+            self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
+        except OSError as exc:
+            raise self._not_empty_error(exc, path) from None
+
+    def _not_empty_error(self, exc: OSError, path: str) -> OSError:
+        """``exc``, unless it says "Directory not empty" of a directory that lists empty.
+
+        Only denied or private entries keep such a directory, so the answer is theirs,
+        "Permission denied": "not empty" would tell that something hidden lies inside
+        while every listing says nothing does."""
+        if exc.errno != errno.ENOTEMPTY:
+            return exc
+        try:
+            if self.listdir(path):
+                return exc
+        except OSError:
+            return exc
+        return fs_error(errno.EACCES, exc.filename, exc.filename2)
 
     def unlink(self, path: str) -> None:
         """Remove a file or symlink."""
@@ -686,9 +792,118 @@ class VFS:
         """Create ``linkpath`` pointing at ``target`` (stored as given; see backends)."""
         if not target:
             raise fs_error(errno.ENOENT, linkpath)
-        self._simple_write(
-            linkpath, lambda m, r, c: m.backend.symlink(target, r, c), errno.EEXIST, True
-        )
+
+        def make(mount: Mount, rel: Parts, ctx: Ctx) -> None:
+            self._check_link_target(mount, rel, target, ctx)
+            if self._holds_private(mount, rel, ctx):
+                raise fs_error(errno.EACCES)
+            mount.backend.symlink(target, rel, ctx)
+
+        self._simple_write(linkpath, make, errno.EEXIST, True)
+
+    def symlink_allowed(self, target: str, linkpath: str) -> bool:
+        """Whether :meth:`symlink` would accept ``target`` at ``linkpath`` (see vfs.links)."""
+        for _ in range(_MAX_HOPS):
+            parts, _ = self._split(linkpath)
+            try:
+                mount, rel, ctx = self._mount_route(parts, False)
+                if rel:
+                    self._check_link_target(mount, rel, target, ctx)
+            except Rerouted as moved:
+                linkpath = moved.vpath
+                continue
+            except PermissionError as exc:
+                return exc.errno != errno.EPERM
+            except OSError:
+                return True  # not this check's business: symlink() itself will report it
+            return True
+        return False
+
+    def _check_link_target(self, mount: Mount, rel: Parts, target: str, ctx: Ctx) -> None:
+        """EPERM unless a link at ``rel`` to ``target`` stays inside ``mount``.
+
+        One rule for every backend (a host mount is where it matters: host tools follow
+        links later; a memory mount's walk would refuse the escape anyway)."""
+        backend = mount.backend
+        try:
+            # Where the link really lives first: a parent reached through an alias may be
+            # another mount's host directory, and the link is then judged (made) there.
+            parent = backend.realpath(rel[:-1], False, ctx)
+        except Rerouted as moved:
+            raise Rerouted(join_parts(rel[-1:], moved.vpath)) from None
+        if target.startswith("/"):
+            tparts, _ = self._split(target)
+            found = self._find_mount(tparts)
+            if ".." in target.split("/") or found is None or found[0] is not mount:
+                raise fs_error(errno.EPERM)
+            wanted = found[1]
+        else:
+            wanted = relative_link_parts(target, parent)
+        # A link may name a denied path (using it is refused), but a target *through* a
+        # denied directory is refused before anything in it is looked at: judging it by what
+        # the directory holds (an escaping link, another mount's directory) would answer
+        # differently for each hidden name.
+        if wanted[:-1]:
+            guarded = Ctx(ctx.vroot, _DeniedTarget.guard(ctx.guard), ctx.bounds)
+            try:
+                resolves_inside(lambda p: backend.realpath(p, True, guarded), wanted[:-1])
+            except _DeniedTarget:
+                raise fs_error(errno.EACCES) from None
+        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
+        resolves_inside(lambda p: backend.realpath(p, False, raw), wanted)
+
+    def _rename_keeps_links_inside(
+        self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx
+    ) -> None:
+        """A relative symlink moved (or a tree holding one) must still point inside."""
+        backend = mount.backend
+        if host_dir_of(backend) is None:
+            return
+        try:
+            info = backend.stat(srel, False, ctx)
+            dparent = backend.realpath(drel[:-1], False, ctx)
+            sparent = backend.realpath(srel[:-1], False, ctx)
+        except OSError:
+            return  # the rename itself will report the problem
+        if len(dparent) >= len(sparent):
+            return  # as deep or deeper: every leading '..' still lands inside
+        if st.S_ISLNK(info.st_mode):
+            self._check_link_target(mount, (*dparent, drel[-1]), backend.readlink(srel, ctx), ctx)
+        elif st.S_ISDIR(info.st_mode):
+            self._scan_links_moved(backend, (*sparent, srel[-1]), len(sparent) - len(dparent), ctx)
+
+    @staticmethod
+    def _scan_links_moved(backend: Any, top: Parts, rise: int, ctx: Ctx) -> None:
+        """EPERM when a tree moved ``rise`` levels up holds a link that would then escape."""
+        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
+        stack = [top]
+        budget = _RENAME_SCAN_LIMIT
+        while stack:
+            rel = stack.pop()
+            try:
+                resolved, entries = backend.scandir(rel, raw)
+            except OSError:
+                continue
+            for name, kind in entries:
+                budget -= 1
+                if budget < 0:
+                    raise fs_error(errno.EPERM)
+                here = (*resolved, name)
+                if kind == "d":
+                    stack.append(here)
+                elif kind == "l":
+                    try:
+                        target = backend.readlink(here, raw)
+                    except OSError:
+                        continue  # another mount's or private: not moved with this tree
+                    if target.startswith("/"):
+                        continue
+                    names = [p for p in target.split("/") if p not in ("", ".")]
+                    climb = 0
+                    while climb < len(names) and names[climb] == "..":
+                        climb += 1
+                    if climb > len(resolved) - rise:
+                        raise fs_error(errno.EPERM)
 
     def _two_paths(self, src: str, dst: str) -> tuple[Mount, Parts, Parts, Ctx]:
         sparts, _ = self._split(src)
@@ -709,22 +924,95 @@ class VFS:
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
         try:
-            mount, srel, drel, ctx = self._two_paths(src, dst)
-            if self._rename_exposes_denied(mount, srel, drel, ctx):
-                raise fs_error(errno.EACCES)
-            mount.backend.rename(srel, drel, ctx)
+            self._two_path_op(src, dst, self._rename)
         except OSError as exc:
-            raise rename_error(exc, src, dst) from None
+            raise self._not_empty_error(exc, dst) from None
 
     replace = rename
 
+    def _rename(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> None:
+        if self._rename_exposes_denied(mount, srel, drel, ctx):
+            raise fs_error(errno.EACCES)
+        if self._holds_private(mount, srel, ctx) or self._holds_private(mount, drel, ctx):
+            raise fs_error(errno.EACCES)
+        self._rename_keeps_links_inside(mount, srel, drel, ctx)
+        mount.backend.rename(srel, drel, ctx)
+
+    @staticmethod
+    def _holds_private(mount: Mount, srel: Parts, ctx: Ctx) -> bool:
+        """Whether ``srel`` is, or lies on the way to, one of vshell's private locations.
+
+        Such a path must not move, nor be replaced by a link or a renamed tree: vshell
+        creates a missing cache directory later through that very path, and a planted
+        ``.cache -> elsewhere`` would put its cache (seal key included) in reach."""
+        bounds = ctx.bounds
+        if bounds is None:
+            return False
+        private = [p for p, owner in bounds.by_parts.items() if owner is None]
+        if not private:
+            return False
+        try:
+            real = (*mount.backend.realpath(srel[:-1], False, ctx), srel[-1])
+        except OSError:
+            return False  # the rename itself will report the problem
+        return any(p[: len(real)] == real for p in private)
+
     def link(self, src: str, dst: str) -> None:
         """Create a hard link ``dst`` to ``src`` (same mount only)."""
+        self._two_path_op(src, dst, self._link)
+
+    def _link(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> None:
+        backend = mount.backend
+        if self._holds_private(mount, drel, ctx):
+            raise fs_error(errno.EACCES)
+        if host_dir_of(backend) is not None:
+            # A hard link to a symlink is a second copy of that symlink: same rule.
+            try:
+                info = backend.stat(srel, False, ctx)
+            except OSError:
+                info = None
+            if info is not None and st.S_ISLNK(info.st_mode):
+                self._check_link_target(mount, drel, backend.readlink(srel, ctx), ctx)
+        backend.link(srel, drel, ctx)
+
+    def _two_path_op(
+        self, src: str, dst: str, op: Callable[[Mount, Parts, Parts, Ctx], None]
+    ) -> None:
+        """Run a rename or link; a walk landing in another mount's host tree is re-routed.
+
+        The paths are re-resolved to where they really are (through every hand-off) and
+        tried once more; still crossing between mounts then is EXDEV, as across devices.
+        """
         try:
-            mount, srel, drel, ctx = self._two_paths(src, dst)
-            mount.backend.link(srel, drel, ctx)
+            try:
+                op(*self._two_paths(src, dst))
+            except CrossMount:
+                self._two_real_paths_op(src, dst, op)
+            except OSError as exc:
+                # Two spellings in different mounts may still name one mount's host tree
+                # (``d/cow/f`` with ``d -> .`` is in /work/cow): judge where they really are.
+                if exc.errno != errno.EXDEV:
+                    raise
+                self._two_real_paths_op(src, dst, op)
         except OSError as exc:
             raise rename_error(exc, src, dst) from None
+
+    def _two_real_paths_op(
+        self, src: str, dst: str, op: Callable[[Mount, Parts, Parts, Ctx], None]
+    ) -> None:
+        rsrc, rdst = self._real_parent(src), self._real_parent(dst)
+        try:
+            op(*self._two_paths(rsrc, rdst))
+        except CrossMount:
+            raise fs_error(errno.EXDEV) from None
+
+    def _real_parent(self, path: str) -> str:
+        """``path`` with its directory resolved through every mount hand-off."""
+        parts, _ = self._split(path)
+        if not parts:
+            return "/"
+        parent = self.realpath(join_parts(parts[:-1]))
+        return join_parts(parts[-1:], parent)
 
     def _rename_exposes_denied(self, mount: Mount, srel: Parts, drel: Parts, ctx: Ctx) -> bool:
         """Whether moving directory ``srel`` would un-deny something below it.
@@ -740,10 +1028,21 @@ class VFS:
             if not st.S_ISDIR(backend.stat(srel, False, ctx).st_mode):
                 return False
             dst_base = join_parts(backend.realpath(drel[:-1], False, ctx) + drel[-1:], mount.vpath)
+            real_src = join_parts(backend.realpath(srel[:-1], False, ctx) + srel[-1:], mount.vpath)
         except OSError:
             return False  # the rename itself will report the problem
-        raw = Ctx(ctx.vroot, _no_guard)
         deny = self._deny
+        # A denied path named outright below the tree refuses the move whether or not it
+        # exists, so the answer does not tell (the scan below is for wildcard patterns).
+        for pattern in deny.patterns:
+            named = pattern.pattern
+            if named.startswith("/") and "*" not in named:
+                named = join_parts(tuple(p for p in named.split("/") if p))
+                if named.startswith(real_src.rstrip("/") + "/") and not deny.matches(
+                    dst_base + named[len(real_src.rstrip("/")) :]
+                ):
+                    return True
+        raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
         src_base: str | None = None
         stack: list[Parts] = [srel]
         budget = _RENAME_SCAN_LIMIT

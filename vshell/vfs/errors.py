@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import os
 
-__all__ = ["CrossMount", "escape_error", "fs_error", "rename_error"]
+__all__ = ["CrossMount", "Rerouted", "escape_error", "fs_error", "rename_error"]
 
 
 class CrossMount(PermissionError):
@@ -24,6 +24,19 @@ class CrossMount(PermissionError):
         super().__init__(errno.EACCES, os.strerror(errno.EACCES))
         self.host_target = host_target
         self.rest: list[str] = []
+
+
+class Rerouted(CrossMount):
+    """A walk reached a host location another mount governs; go on at virtual ``vpath``.
+
+    Raised by a backend when its walk enters (or names) the host directory of a nested or
+    masking mount: the VFS resolves ``vpath`` from the start, so that mount's read-only,
+    copy-on-write, masking and deny rules apply as if the caller had named it.
+    """
+
+    def __init__(self, vpath: str) -> None:
+        super().__init__(vpath)
+        self.vpath = vpath
 
 
 def fs_error(code: int, filename: str | None = None, filename2: str | None = None) -> OSError:

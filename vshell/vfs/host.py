@@ -29,7 +29,9 @@ import stat as st
 from typing import BinaryIO, Self
 
 from .backend import Ctx, Listing, Parts, mode_flags
+from .boundary import Boundaries
 from .errors import CrossMount, escape_error, fs_error
+from .links import relative_link_parts
 from .paths import join_parts
 
 __all__ = ["MAX_SYMLINKS", "HostBackend"]
@@ -71,6 +73,17 @@ class _Walk:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _check_final(parent: int, name: str, bounds: Boundaries | None) -> None:
+    """Hand off (or deny) when the object a walk ends on is another mount's or private."""
+    if bounds is None or not bounds.by_inode:
+        return
+    try:
+        info = os.stat(name, dir_fd=parent, follow_symlinks=False)
+    except OSError:
+        return  # missing: the operation itself reports it
+    bounds.check_stat(info, ())
 
 
 class HostBackend:
@@ -118,6 +131,9 @@ class HostBackend:
         resolved: list[str] = []
         pending = list(reversed(parts))
         links = 0
+        bounds = ctx.bounds
+        if bounds is not None:
+            bounds.check_parts((), parts)  # a mount over a private directory: all denied
         try:
             while pending:
                 name = pending.pop()
@@ -127,15 +143,23 @@ class HostBackend:
                     resolved.pop()
                     os.close(fds.pop())
                     continue
+                here = (*resolved, name)
+                # Deny and boundaries apply to every component, before it is looked at, so a
+                # denied or foreign directory answers the same whatever lies below it.
+                ctx.guard(here)
+                if bounds is not None:
+                    bounds.check_parts(here, pending[::-1])
                 cur = fds[-1] if fds else root
                 if not pending:  # the last component
                     if not follow_last:
-                        return _Walk(cur, name, (*resolved, name), fds)
+                        _check_final(cur, name, bounds)
+                        return _Walk(cur, name, here, fds)
                     try:
                         target = os.readlink(name, dir_fd=cur)
                     except OSError as exc:
                         if exc.errno in (errno.EINVAL, errno.ENOENT):
-                            return _Walk(cur, name, (*resolved, name), fds)
+                            _check_final(cur, name, bounds)
+                            return _Walk(cur, name, here, fds)
                         raise
                 else:
                     try:
@@ -152,6 +176,8 @@ class HostBackend:
                     else:
                         fds.append(fd)
                         resolved.append(name)
+                        if bounds is not None and bounds.by_inode:
+                            bounds.check_stat(os.fstat(fd), pending[::-1])
                         continue
                 # ``name`` is a symlink whose target is ``target``.
                 links += 1
@@ -230,9 +256,12 @@ class HostBackend:
             dfd = os.open(walk.name, _DIR_READ, dir_fd=walk.parent)
             resolved = walk.parts
         entries: list[tuple[str, str]] = []
+        bounds = ctx.bounds
         try:
             with os.scandir(dfd) as it:
                 for entry in it:
+                    if bounds is not None and bounds.hides((*resolved, entry.name), entry):
+                        continue
                     if entry.is_symlink():
                         kind = "l"
                     elif entry.is_dir(follow_symlinks=False):
@@ -323,6 +352,10 @@ class HostBackend:
         with self._resolve_final(parts, False, ctx) as walk:
             if walk.is_root:
                 raise fs_error(errno.EEXIST)
+            if not target.startswith("/"):
+                # Judged again from the directory actually walked (the VFS checked first):
+                # a parent swapped for a symlink in between cannot move a '..' link up.
+                relative_link_parts(target, walk.parts[:-1])
             os.symlink(stored, walk.name, dir_fd=walk.parent)
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:

@@ -399,6 +399,7 @@ class MemoryBackend:
                 obj = dirs[-1]
                 continue
             last = not pending
+            ctx.guard((*resolved, name))  # denied: the same answer whatever lies below
             obj = dirs[-1].entries.get(name)
             if last and not follow_last:
                 resolved.append(name)

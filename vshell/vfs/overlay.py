@@ -32,9 +32,12 @@ from typing import Any, BinaryIO
 from vshell.records import record
 
 from .backend import Ctx, Listing, Parts, mode_flags
-from .errors import CrossMount, escape_error, fs_error
+from .boundary import Boundaries
+from .errors import CrossMount, Rerouted, escape_error, fs_error
 from .host import _DIR_WALK, MAX_SYMLINKS, HostBackend
+from .links import relative_link_parts, resolves_inside
 from .memory import MemoryBackend, MemoryBudget
+from .paths import join_parts
 
 __all__ = ["Change", "Origin", "OverlayBackend", "SyncReport"]
 
@@ -97,6 +100,9 @@ class OverlayBackend:
         self.upper: Any = upper if upper is not None else MemoryBackend(budget=budget)
         self.hidden: set[Parts] = set()
         self.origins: dict[Parts, Origin] = {}
+        # Host locations another mount governs or vshell keeps private (set by the VFS
+        # mounting this overlay): sync never writes there.
+        self.boundaries: Boundaries | None = None
         self._lock = threading.RLock()
 
     def __repr__(self) -> str:
@@ -119,7 +125,8 @@ class OverlayBackend:
 
     @staticmethod
     def _raw(ctx: Ctx) -> Ctx:
-        return Ctx(ctx.vroot, _no_guard)
+        """``ctx`` without deny rules (checked on resolved paths here), boundaries kept."""
+        return Ctx(ctx.vroot, _no_guard, ctx.bounds)
 
     def _hidden_at(self, parts: Parts) -> bool:
         """Whether the host object at ``parts`` is whited out (itself or an ancestor)."""
@@ -188,10 +195,17 @@ class OverlayBackend:
                 continue
             last = not pending
             here = (*resolved, name)
+            ctx.guard(here)  # a denied directory answers the same whatever lies below it
+            bounds = ctx.bounds
+            if bounds is not None:
+                bounds.check_parts(here, pending[::-1])
             if last and not follow:
                 resolved.append(name)
                 break
-            found = self._lookup(here, ctx)
+            try:
+                found = self._lookup(here, ctx)
+            except Rerouted as moved:  # a host directory another mount governs
+                raise Rerouted(join_parts(tuple(pending[::-1]), moved.vpath)) from None
             if found is None:
                 if last:
                     resolved.append(name)
@@ -721,6 +735,9 @@ class OverlayBackend:
         with self._lock:
             bad = self._conflicts(changes)
             for c in changes:
+                if self._crosses_boundary(c.parts) or self._repoints_private(c, ctx):
+                    bad.append(c.parts)
+                    continue
                 if c.kind == "delete":
                     continue
                 uinfo = self._upper_stat(c.parts, ctx)
@@ -729,18 +746,64 @@ class OverlayBackend:
                         bad.append(c.parts)
             return sorted(set(bad))
 
+    def _repoints_private(self, change: Change, ctx: Ctx) -> bool:
+        """Whether ``change`` would replace a directory on the way to a private location
+        (with a link, a file, or nothing): vshell makes a missing cache through that path."""
+        bounds = self.boundaries
+        parts = change.parts
+        if bounds is None or not any(
+            owner is None and len(p) > len(parts) and p[: len(parts)] == parts
+            for p, owner in bounds.by_parts.items()
+        ):
+            return False
+        if change.kind == "delete":
+            return True
+        info = self._upper_stat(parts, ctx)
+        return info is None or not st.S_ISDIR(info.st_mode)
+
+    def _crosses_boundary(self, parts: Parts) -> bool:
+        """Whether ``parts`` lies in a host location another mount governs or is private."""
+        bounds = self.boundaries
+        if bounds is None:
+            return False
+        if any(parts[:i] in bounds.by_parts for i in range(len(parts) + 1)):
+            return True
+        if not bounds.by_inode:
+            return False
+        fd = os.open(".", _DIR_WALK, dir_fd=self.host._root_fd)
+        try:
+            for name in parts:
+                try:
+                    info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                except OSError:
+                    return False
+                if (info.st_dev, info.st_ino) in bounds.by_inode:
+                    return True
+                if not st.S_ISDIR(info.st_mode):
+                    return False
+                nfd = os.open(name, _DIR_WALK, dir_fd=fd)
+                os.close(fd)
+                fd = nfd
+        finally:
+            os.close(fd)
+        return False
+
     def _symlink_ok(self, parts: Parts, target: str) -> bool:
-        """Only relative links that stay inside the mount are written to the host."""
+        """Only relative links whose target stays inside the mount go to the host.
+
+        Judged by vfs.links' rule from the link's real directory, then resolved through
+        the host walk, so a host symlink on the way that leaves the mount is caught too.
+        """
         if not target or target.startswith("/"):
             return False
-        depth = len(parts) - 1
-        for name in target.split("/"):
-            if name == "..":
-                depth -= 1
-                if depth < 0:
-                    return False
-            elif name not in ("", "."):
-                depth += 1
+        try:
+            wanted = relative_link_parts(target, parts[:-1])
+            resolves_inside(
+                lambda p: self.host.realpath(p, False, Ctx("/", _no_guard, self.boundaries)),
+                wanted,
+            )
+        except OSError:
+            return False
         return True
 
     def sync(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["make_stat", "to_stat_result"]
+__all__ = ["make_stat", "to_stat_result", "with_counts"]
 
 
 def make_stat(
@@ -69,3 +69,16 @@ def to_stat_result(st: Any) -> os.stat_result:
         ns("st_mtime"),
         ns("st_ctime"),
     )
+
+
+
+def with_counts(info: os.stat_result, nlink: int, size: int) -> os.stat_result:
+    """A copy of ``info`` with another link count and size (every other field kept)."""
+    fields = list(info[:10])
+    fields[3] = nlink
+    fields[6] = size
+    extra = ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns", "st_ctime_ns",
+             "st_blksize")
+    blocks = (size + 511) // 512
+    rdev = getattr(info, "st_rdev", 0)
+    return os.stat_result((*fields, *(getattr(info, name, 0) for name in extra), blocks, rdev))
