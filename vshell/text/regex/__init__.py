@@ -1,0 +1,524 @@
+"""Every user-supplied regular expression in vshell: one parser for the POSIX dialects, run
+by RE2 in linear time (``longest_match``: POSIX leftmost-longest, as GNU grep/sed/awk).
+
+``compile(pattern, dialect, ...) -> Regex`` with ``dialect`` one of ``bre`` (grep -G, sed,
+expr), ``ere`` (grep -E, sed -E, find -regex), ``awk`` and ``bash`` (``[[ =~ ]]``), or
+``perl`` (grep -P: RE2's own Perl-like syntax, leftmost-first; what RE2 refuses --
+look-around, back-references -- is an error, never a backtracking run).
+
+Why RE2: Python's ``re`` backtracks (``(a|aa)*b`` takes exponential time) while holding
+the GIL, so one pattern could freeze every thread of the host.  RE2 matches in linear time
+and releases the GIL while it scans bytes; subjects are therefore always handed to it as
+bytes (a ``str`` is encoded once per call, offsets are mapped back).  Only a pattern with
+back-references, which no automaton can run, goes to :mod:`.backtrack`, whose work budget
+turns a blow-up into :class:`TooComplex` (``regular expression too complex``).
+
+Subjects: ``bytes`` (UTF-8 in a UTF-8 locale, one byte per character in the C locale) or
+the ``str`` the text commands decode them to (UTF-8 with ``surrogateescape``, or latin-1).
+An invalid byte is matched by nothing but itself, as in GNU.  Known approximations: RE2's
+``\\b``/``\\B`` know ASCII word characters only, and ``\\<``/``\\>`` are exact only next to
+an atom that always matches a word character (otherwise they act as ``\\b``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+
+import re2
+from re2 import _re2
+
+from vshell.text.regex import backtrack
+from vshell.text.regex.ast import (
+    Alt,
+    Assert,
+    Cat,
+    Group,
+    Lit,
+    Node,
+    Set,
+    has_backref,
+    matches_empty,
+    width,
+)
+from vshell.text.regex.emit import Emitter
+from vshell.text.regex.parse import ESIZE, RegexError, parse, word_ranges
+
+__all__ = [
+    "TOO_COMPLEX",
+    "Match",
+    "Regex",
+    "RegexError",
+    "TooComplex",
+    "compile",
+    "compile_many",
+    "decode",
+    "encode",
+    "is_utf8_locale",
+]
+
+TooComplex = backtrack.TooComplex
+TOO_COMPLEX = "regular expression too complex"
+"""GNU-style wording for a back-reference search that ran out of its work budget."""
+
+_UNANCHORED = _re2.RE2.Anchor.UNANCHORED
+_ANCHOR_START = _re2.RE2.Anchor.ANCHOR_START
+_ANCHOR_BOTH = _re2.RE2.Anchor.ANCHOR_BOTH
+_NUL_SWAP = bytes.maketrans(b"\x00\n", b"\n\x00")
+MAX_MEM = 64 << 20
+
+
+def is_utf8_locale(env: Mapping[str, str]) -> bool:
+    """True when the locale (LC_ALL > LC_CTYPE > LANG) names a UTF-8 codeset."""
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name)
+        if value:
+            low = value.lower()
+            return "utf-8" in low or "utf8" in low
+    return False
+
+
+def decode(data: bytes, utf8: bool) -> str:
+    """Bytes to the text commands work on (lossless: see :func:`encode`)."""
+    if utf8:
+        return data.decode("utf-8", "surrogateescape")
+    return data.decode("latin-1")
+
+
+def encode(text: str, utf8: bool) -> bytes:
+    """The inverse of :func:`decode`."""
+    if utf8:
+        return text.encode("utf-8", "surrogateescape")
+    return text.encode("latin-1", "replace")
+
+
+class _Text:
+    """A ``str`` subject as the bytes RE2 scans, with offsets mapped both ways.
+
+    Mapping is incremental from the last position asked, so a left-to-right scan costs
+    linear time in all.
+    """
+
+    __slots__ = ("s", "b", "ident", "c", "o")
+
+    def __init__(self, s: str, utf8: bool) -> None:
+        self.s = s
+        if not utf8:
+            self.b = s.encode("latin-1", "replace")
+            self.ident = True
+        elif s.isascii():
+            self.b = s.encode("ascii")
+            self.ident = True
+        else:
+            self.b = s.encode("utf-8", "surrogateescape")
+            self.ident = False
+        self.c = 0  # a char offset and
+        self.o = 0  # its byte offset
+
+    def to_byte(self, ci: int) -> int:
+        if self.ident:
+            return ci
+        if ci >= self.c:
+            self.o += len(self.s[self.c : ci].encode("utf-8", "surrogateescape"))
+        else:
+            self.o -= len(self.s[ci : self.c].encode("utf-8", "surrogateescape"))
+        self.c = ci
+        return self.o
+
+    def to_char(self, bi: int) -> int:
+        if self.ident or bi < 0:
+            return bi
+        if bi >= self.o:
+            self.c += len(self.b[self.o : bi].decode("utf-8", "surrogateescape"))
+        else:
+            self.c -= len(self.b[bi : self.o].decode("utf-8", "surrogateescape"))
+        self.o = bi
+        return self.c
+
+
+class Match:
+    """One match: spans in the subject's own units (characters of a str, bytes of bytes)."""
+
+    __slots__ = ("re", "string", "_spans")
+
+    def __init__(self, regex: Regex, string, spans: list[tuple[int, int]]) -> None:
+        self.re = regex
+        self.string = string
+        self._spans = spans
+
+    def span(self, g: int = 0) -> tuple[int, int]:
+        return self._spans[g]
+
+    def start(self, g: int = 0) -> int:
+        return self._spans[g][0]
+
+    def end(self, g: int = 0) -> int:
+        return self._spans[g][1]
+
+    def group(self, *gs: int):
+        if len(gs) > 1:
+            return tuple(self.group(g) for g in gs)
+        s, e = self._spans[gs[0] if gs else 0]
+        return None if s < 0 else self.string[s:e]
+
+    def groups(self, default=None) -> tuple:
+        return tuple(
+            default if s < 0 else self.string[s:e] for s, e in self._spans[1:]
+        )
+
+    def __repr__(self) -> str:
+        return f"<vshell.text.regex.Match span={self.span()} match={self.group()!r}>"
+
+
+class Regex:
+    """A compiled pattern.  ``search``/``match``/``fullmatch``/``finditer``/``subn``/``split``
+    follow Python's ``re`` where they can; empty matches follow GNU (none right where the
+    previous match ended)."""
+
+    def __init__(
+        self, tree: Node | None, groups: int, *, utf8: bool, icase: bool, eol: str | None,
+        multiline: bool, warnings: list[str], source: str | None = None,
+        perl: bool = False, budget: int = backtrack.DEFAULT_BUDGET, span_group: int = 0,
+    ) -> None:
+        self.span_group = span_group
+        self.groups = groups
+        self.utf8 = utf8
+        self.icase = icase
+        self.eol = eol
+        self.warnings = warnings
+        self.width = width(tree) if tree is not None else None
+        self.can_match_empty = tree is None or matches_empty(tree)
+        self.swap = eol == "\0"
+        self.approx = False
+        self._bt: backtrack.Program | None = None
+        self._re2 = None
+        if tree is not None and has_backref(tree):
+            self.source = None
+            self._bt = backtrack.Program(
+                tree, groups, icase=icase, utf8=utf8, eol=eol, multiline=multiline,
+                budget=budget,
+            )
+            return
+        if source is None:
+            assert tree is not None
+            em = Emitter(utf8=utf8, eol=None if eol is None else ord(eol), multiline=multiline)
+            source = em.emit(tree)
+            self.approx = em.approx
+        self.source = source
+        self._re2 = _build(source, utf8=utf8, icase=icase, perl=perl)
+        self.groups = self._re2.NumberOfCapturingGroups()
+
+    @property
+    def backtracking(self) -> bool:
+        """Whether this pattern runs on the bounded backtracker (it has back-references)."""
+        return self._bt is not None
+
+    def prepare(self, data: bytes) -> bytes:
+        """The bytes RE2 should scan for ``data`` (NUL and newline swapped for ``-z``)."""
+        return data.translate(_NUL_SWAP) if self.swap else data
+
+    # -- matching
+    def _spans(self, subject, pos: int, endpos: int | None, anchor) -> list | None:
+        spans = self._raw_spans(subject, pos, endpos, anchor)
+        if spans is not None and self.span_group:
+            return [spans[self.span_group], *spans[1:]]
+        return spans
+
+    def _raw_spans(self, subject, pos: int, endpos: int | None, anchor) -> list | None:
+        if self._bt is not None:
+            return self._bt_spans(subject, pos, endpos, anchor)
+        if isinstance(subject, bytes | bytearray | memoryview):
+            end = len(subject) if endpos is None else min(endpos, len(subject))
+            if pos > end:
+                return None
+            spans = self._re2.Match(anchor, subject, pos, end)
+            return None if spans[0][0] < 0 else spans
+        t = _Text(subject, self.utf8)
+        n = len(subject)
+        end = n if endpos is None else min(endpos, n)
+        if pos > end:
+            return None
+        spans = self._re2.Match(anchor, t.b, t.to_byte(pos), t.to_byte(end))
+        if spans[0][0] < 0:
+            return None
+        if t.ident:
+            return spans
+        return [(t.to_char(s), t.to_char(e)) if s >= 0 else (-1, -1) for s, e in spans]
+
+    def _bt_spans(self, subject, pos: int, endpos: int | None, anchor) -> list | None:
+        assert self._bt is not None
+        if isinstance(subject, str):
+            return self._bt_run(subject, pos, endpos, anchor)
+        data = bytes(subject)
+        text = decode(data, self.utf8)
+        if not self.utf8 or data.isascii():
+            return self._bt_run(text, pos, endpos, anchor)
+        t = _Text(text, True)
+        cpos = len(decode(data[:pos], True))
+        cend = None if endpos is None else len(decode(data[:endpos], True))
+        got = self._bt_run(text, cpos, cend, anchor)
+        if got is None:
+            return None
+        return [(t.to_byte(s), t.to_byte(e)) if s >= 0 else (-1, -1) for s, e in got]
+
+    def _bt_run(self, s: str, pos: int, endpos: int | None, anchor) -> list | None:
+        assert self._bt is not None
+        got = self._bt.search(s, pos, endpos, anchored=anchor is not _UNANCHORED)
+        if got is not None and anchor is _ANCHOR_BOTH:
+            end = len(s) if endpos is None else endpos
+            if got[0][1] != end:
+                return None  # the longest match is the only candidate POSIX would keep
+        return got
+
+    def search(self, subject, pos: int = 0, endpos: int | None = None) -> Match | None:
+        """The leftmost-longest match in ``subject[pos:endpos]``; TooComplex possible."""
+        spans = self._spans(subject, pos, endpos, _UNANCHORED)
+        return None if spans is None else Match(self, subject, spans)
+
+    def match(self, subject, pos: int = 0, endpos: int | None = None) -> Match | None:
+        """The longest match starting at ``pos``."""
+        spans = self._spans(subject, pos, endpos, _ANCHOR_START)
+        return None if spans is None else Match(self, subject, spans)
+
+    def fullmatch(self, subject, pos: int = 0, endpos: int | None = None) -> Match | None:
+        spans = self._spans(subject, pos, endpos, _ANCHOR_BOTH)
+        return None if spans is None else Match(self, subject, spans)
+
+    def finditer(self, subject, pos: int = 0, endpos: int | None = None) -> Iterator[Match]:
+        """Successive matches; an empty one right where the previous match ended is
+        skipped (GNU's rule for ``s///g``, ``gsub`` and ``grep -o``)."""
+        n = len(subject) if endpos is None else endpos
+        if self._re2 is not None and not self.span_group and not isinstance(
+            subject, bytes | bytearray | memoryview
+        ):
+            yield from self._finditer_text(subject, pos, n)
+            return
+        prev_end = -1
+        while pos <= n:
+            spans = self._spans(subject, pos, n, _UNANCHORED)
+            if spans is None:
+                return
+            s, e = spans[0]
+            if s == e == prev_end:
+                pos = s + 1
+                continue
+            yield Match(self, subject, spans)
+            prev_end = e
+            pos = e if e > s else e + 1
+
+    def _finditer_text(self, subject: str, pos: int, n: int) -> Iterator[Match]:
+        t = _Text(subject, self.utf8)
+        data = t.b
+        bpos, bend = t.to_byte(pos), t.to_byte(n)
+        prev_end = -1
+        match = self._re2.Match
+        while bpos <= bend:
+            spans = match(_UNANCHORED, data, bpos, bend)
+            s, e = spans[0]
+            if s < 0:
+                return
+            if s == e == prev_end:
+                bpos = s + 1 if t.ident else t.to_byte(t.to_char(s) + 1)
+                continue
+            prev_end = e
+            if e > s:
+                bpos = e
+            elif t.ident:
+                bpos = e + 1
+            else:
+                bpos = t.to_byte(t.to_char(e) + 1)
+            if t.ident:
+                yield Match(self, subject, spans)
+            else:
+                yield Match(self, subject, [
+                    (t.to_char(a), t.to_char(b)) if a >= 0 else (-1, -1) for a, b in spans
+                ])
+
+    def subn(self, repl: str | Callable[[Match], str], subject, count: int = 0) -> tuple:
+        """Replace matches (all, or the first ``count``); ``repl`` is a function of the
+        match or a template with ``\\g<n>``/``\\n`` group references and ``\\\\``."""
+        expand = repl if callable(repl) else _template(repl)
+        out = []
+        last = 0
+        done = 0
+        for m in self.finditer(subject):
+            s, e = m.span()
+            out.append(subject[last:s])
+            out.append(expand(m))
+            last = e
+            done += 1
+            if count and done >= count:
+                break
+        if not done:
+            return subject, 0
+        out.append(subject[last:])
+        return subject[:0].join(out), done
+
+    def sub(self, repl, subject, count: int = 0):
+        return self.subn(repl, subject, count)[0]
+
+    def split(self, subject) -> list:
+        """Pieces between non-empty matches (awk's field and record splitting)."""
+        parts = []
+        last = 0
+        for m in self.finditer(subject):
+            s, e = m.span()
+            if s == e:
+                continue
+            parts.append(subject[last:s])
+            last = e
+        parts.append(subject[last:])
+        return parts
+
+
+def _template(repl: str) -> Callable[[Match], str]:
+    pieces: list[str | int] = []
+    for m in re.finditer(r"\\g<(\d+)>|\\(\d)|\\(.)|([^\\]+)", repl, re.S):
+        if m.group(1) is not None:
+            pieces.append(int(m.group(1)))
+        elif m.group(2) is not None:
+            pieces.append(int(m.group(2)))
+        elif m.group(3) is not None:
+            pieces.append(m.group(3))
+        else:
+            pieces.append(m.group(4))
+
+    def expand(m: Match) -> str:
+        return "".join(p if isinstance(p, str) else (m.group(p) or "") for p in pieces)
+
+    return expand
+
+
+def _build(source: str, *, utf8: bool, icase: bool, perl: bool):
+    opts = re2.Options()
+    opts.log_errors = False
+    opts.max_mem = MAX_MEM
+    opts.case_sensitive = not icase
+    if not utf8:
+        opts.encoding = re2.Options.Encoding.LATIN1
+    if perl:
+        opts.longest_match = False
+        opts.dot_nl = False
+    else:
+        opts.longest_match = True
+    data = source.encode("utf-8") if utf8 else source.encode("latin-1", "replace")
+    rx = _re2.RE2(data, opts)
+    if not rx.ok():
+        err = rx.error().decode("utf-8", "replace")
+        if perl:
+            raise RegexError(_perl_message(err))
+        raise RegexError(ESIZE if "too big" in err or "repetition" in err else
+                         "Invalid regular expression")
+    return rx
+
+
+_PCRE_WORDING = [
+    ("missing )", "missing closing parenthesis"),
+    ("unexpected )", "unmatched closing parenthesis"),
+    ("missing ]", "missing terminating ] for character class"),
+    ("trailing \\", "\\ at end of pattern"),
+    ("missing argument to repetition operator", "quantifier does not follow a repeatable item"),
+    ("bad repetition operator", "quantifier does not follow a repeatable item"),
+]
+
+
+def _perl_message(err: str) -> str:
+    """PCRE2's wording (what grep -P prints) for RE2's common syntax errors."""
+    for re2_text, pcre in _PCRE_WORDING:
+        if err.startswith(re2_text):
+            return pcre
+    m = re.match(r"invalid repetition size: \{(\d+),(\d+)\}", err)
+    if m and int(m.group(1)) > int(m.group(2)):
+        return "numbers out of order in {} quantifier"
+    if "invalid perl operator" in err or "invalid escape" in err or "invalid named" in err:
+        return (f"unsupported -P construct ({err}): vshell runs -P on RE2, "
+                "which has no look-around or back-references")
+    return err.split(":")[0]
+
+
+_cache: dict[tuple, Regex] = {}
+
+
+def compile(
+    pattern: str | bytes, dialect: str, *, icase: bool = False, utf8: bool = True,
+    eol: str | None = None, multiline: bool = False, strict: bool = False,
+    gnu_escapes: bool = False, posix: bool = False, group_offset: int = 0,
+    budget: int = backtrack.DEFAULT_BUDGET,
+) -> Regex:
+    """Parse and compile ``pattern`` (cached); RegexError with glibc's message if invalid.
+
+    ``eol``: record terminator for line-oriented callers (grep: ``"\\n"`` or ``"\\0"``).
+    ``multiline``: sed's ``M`` flag.  ``strict``: glibc regcomp's errors instead of GNU
+    dfa's leniency.  ``gnu_escapes``: sed's ``\\n \\t``...  ``posix``: sed --posix.
+    """
+    if isinstance(pattern, bytes):
+        pattern = decode(pattern, utf8)
+    key = (pattern, dialect, icase, utf8, eol, multiline, strict, gnu_escapes, posix,
+           group_offset, budget)
+    got = _cache.get(key)
+    if got is not None:
+        return got
+    if dialect == "perl":
+        result = Regex(None, 0, utf8=utf8, icase=icase, eol=eol, multiline=True,
+                       warnings=[], source="(?m)" + pattern, perl=True)
+    else:
+        tree, groups, warnings = parse(
+            pattern, dialect, utf8=utf8, strict=strict, gnu_escapes=gnu_escapes,
+            posix=posix, group_offset=group_offset,
+        )
+        result = Regex(tree, groups + group_offset, utf8=utf8, icase=icase, eol=eol,
+                       multiline=multiline, warnings=warnings, budget=budget)
+    if len(_cache) > 512:
+        _cache.clear()
+    _cache[key] = result
+    return result
+
+
+def compile_many(
+    patterns: list[str], dialect: str, *, word: bool = False, line: bool = False, **options,
+) -> Regex:
+    """Several patterns as one regex matching any of them (grep -e a -e b), with grep's
+    ``-w`` (``word``) and ``-x`` (``line``) wrappers; ``dialect`` may also be ``fixed``.
+
+    Groups number on across patterns, so each pattern's back-references stay its own.
+    """
+    utf8 = options.get("utf8", True)
+    key = (tuple(patterns), dialect, word, line, tuple(sorted(options.items())))
+    got = _cache.get(key)
+    if got is not None:
+        return got
+    trees: list[Node] = []
+    warnings: list[str] = []
+    offset = 1 if word else 0
+    for p in patterns:
+        if dialect == "fixed":
+            tree: Node = Cat([Lit(ord(c)) for c in p])
+        else:
+            tree, groups, warns = parse(
+                p, dialect, utf8=utf8, strict=options.get("strict", False),
+                gnu_escapes=options.get("gnu_escapes", False),
+                posix=options.get("posix", False), group_offset=offset,
+            )
+            warnings.extend(warns)
+            offset += groups
+        trees.append(tree)
+    if not trees:
+        tree = Set([])  # no pattern at all: nothing matches
+    else:
+        tree = trees[0] if len(trees) == 1 else Alt(trees)
+    span_group = 0
+    if line:
+        tree = Cat([Assert("bol"), tree, Assert("eol")])
+    if word:
+        # GNU -w: preceded and followed by a non-word character or the line's edge
+        edge = Set(word_ranges(utf8), negate=True)
+        tree = Cat([Alt([Assert("bol"), edge]), Group(1, tree), Alt([Assert("eol"), edge])])
+        span_group = 1
+    result = Regex(tree, offset, utf8=utf8, icase=options.get("icase", False),
+                   eol=options.get("eol"), multiline=options.get("multiline", False),
+                   warnings=warnings, budget=options.get("budget", backtrack.DEFAULT_BUDGET),
+                   span_group=span_group)
+    if len(_cache) > 512:
+        _cache.clear()
+    _cache[key] = result
+    return result
