@@ -1,32 +1,33 @@
-"""vshell.builtins._regex: POSIX BRE/ERE translation, errors, dialects, text modes."""
+"""vshell.text.regex: the dialects' syntax and errors, RE2's leftmost-longest matches, text
+and bytes subjects, locales, and the budgeted backtracker for back-references."""
 
 from __future__ import annotations
 
-import re
+import time
 
 import pytest
 
-from vshell.builtins._regex import (
-    NeedsText,
+from vshell.text.regex import (
     RegexError,
-    compile_posix,
+    TooComplex,
+    compile,
+    compile_find,
+    compile_many,
     decode,
     encode,
     is_utf8_locale,
-    search_longest,
-    translate,
 )
 
 
-def bre(p: str, **kw) -> re.Pattern:
-    return translate(p, extended=False, utf8=False, **kw)
+def bre(p: str, **kw):
+    return compile(p, "bre", utf8=False, **kw)
 
 
-def ere(p: str, **kw) -> re.Pattern:
-    return translate(p, extended=True, utf8=False, **kw)
+def ere(p: str, **kw):
+    return compile(p, "ere", utf8=False, **kw)
 
 
-def whole(rx: re.Pattern, s: str) -> str | None:
+def whole(rx, s: str) -> str | None:
     m = rx.search(s)
     return m.group(0) if m else None
 
@@ -77,7 +78,7 @@ def test_bre(pattern, subject, want):
         ("a{", "a{", "a{"),  # grep: a malformed interval is literal
         ("a{x}", "a{x}", "a{x}"),
         ("(a|b)+", "xabba", "abba"),
-        ("a|ab|abc", "abc", "abc"),  # literal alternatives reordered: longest first
+        ("a|ab|abc", "abc", "abc"),  # leftmost-longest
         ("a)", "a)", "a)"),  # grep: unmatched ) is literal
         ("\\(", "(", "("),
         ("\\{", "{", "{"),
@@ -122,93 +123,121 @@ def test_ere(pattern, subject, want):
 )
 def test_errors(pattern, extended, strict, message):
     with pytest.raises(RegexError) as info:
-        translate(pattern, extended=extended, strict=strict, utf8=False)
+        compile(pattern, "ere" if extended else "bre", strict=strict, utf8=False)
     assert str(info.value) == message
 
 
 def test_grep_dialect_warns_on_leading_repetition():
-    comp = compile_posix("*a|+b", extended=True, utf8=False)
-    assert comp.warnings == ["* at start of expression", "+ at start of expression"]
-    assert comp.regex.search("b")
+    rx = compile("*a|+b", "ere", utf8=False)
+    assert rx.warnings == ["* at start of expression", "+ at start of expression"]
+    assert rx.search("b")
 
 
-def test_group_offset_renumbers_back_references():
-    comp = compile_posix(
-        "\\(x\\)\\1", extended=False, utf8=False, group_offset=2, wrap="(y)(z){}"
-    )
-    assert comp.source == "(y)(z)(x)(?:\\3)"
-    assert comp.regex.search("yzxx")
+def test_many_patterns_keep_their_own_back_references():
+    rx = compile_many(["\\(x\\)\\1", "\\(y\\)\\1"], "bre", utf8=False, eol="\n")
+    assert rx.search("yy") and rx.search("xx") and not rx.search("xy")
 
 
 def test_eol_excludes_record_separator():
-    rx = translate("a.b", extended=False, utf8=False, eol="\n")
-    assert rx.search("a\nb") is None
-    assert translate("a[^x]b", extended=False, utf8=False, eol="\n").search("a\nb") is None
+    assert bre("a.b", eol="\n").search("a\nb") is None
+    assert bre("a[^x]b", eol="\n").search("a\nb") is None
     # sed (eol=None): dot and negated classes match newline
-    assert translate("a.b", extended=False, utf8=False).search("a\nb")
-    assert translate("a[^x]b", extended=False, utf8=False).search("a\nb")
+    assert bre("a.b").search("a\nb")
+    assert bre("a[^x]b").search("a\nb")
 
 
 def test_anchors_per_mode():
-    assert translate("^b", extended=False, utf8=False, eol="\n").search("a\nb")
-    assert translate("^b", extended=False, utf8=False).search("a\nb") is None
-    assert translate("^b", extended=False, utf8=False, multiline=True).search("a\nb")
-    assert translate("a$", extended=False, utf8=False).search("a\n") is None
-    z = translate("^b", extended=False, utf8=False, eol="\0")
-    assert z.search("a\nb") is None and z.search("a\0b")
+    assert bre("^b", eol="\n").search("a\nb")
+    assert bre("^b").search("a\nb") is None
+    assert bre("^b", multiline=True).search("a\nb")
+    assert bre("a$").search("a\n") is None
+    z = bre("^b", eol="\0")  # grep -z: NUL and newline swap roles
+    assert z.search(z.prepare(b"a\nb")) is None and z.search(z.prepare(b"a\0b"))
 
 
-def test_binary_mode_and_needs_text():
-    rx = translate("err[a-z]*r", extended=False, binary=True, utf8=True)
-    assert rx.search(b"an error") and isinstance(rx.pattern, bytes)
-    lit = translate("café", extended=False, binary=True, utf8=True)
-    assert lit.search("le café".encode())
-    for needs in (".", "[^a]", "\\w", "[[:alpha:]]", "\\bx"):
-        with pytest.raises(NeedsText):
-            translate(needs, extended=False, binary=True, utf8=True)
-    # the C locale is byte-wise: binary always works
-    assert translate(".", extended=False, binary=True, utf8=False).search(b"\xff")
+def test_bytes_subjects_in_utf8():
+    rx = compile("^.$", "bre", utf8=True)
+    assert rx.search("é".encode()) and rx.search(b"\xff") is None
+    assert compile("caf.", "bre").search("le café".encode()).span() == (3, 8)
+    assert compile(".", "bre", utf8=False).search(b"\xff")
 
 
 def test_utf8_text_mode_characters():
-    rx = translate("^.$", extended=False, utf8=True)
+    rx = compile("^.$", "bre", utf8=True)
     assert rx.search(decode("é".encode(), True))
     assert rx.search(decode(b"\xff", True)) is None  # an invalid byte is not a character
-    assert translate("[[:alpha:]]", extended=False, utf8=True).search("é")
-    assert translate("[[:upper:]]", extended=False, utf8=True).search("Ω")
-    assert translate("[[:digit:]]", extended=False, utf8=True).search("٣") is None
+    assert compile("[[:alpha:]]", "bre").search("é")
+    assert compile("[[:upper:]]", "bre").search("Ω")
+    assert compile("[[:digit:]]", "bre").search("٣") is None
+    assert compile("b.", "ere").search("éébé").span() == (2, 4)  # char offsets for str
 
 
 def test_c_locale_classes_are_ascii():
-    assert translate("[[:alpha:]]", extended=False, utf8=False).search("\xe9") is None
-    assert translate("x", extended=False, utf8=False, icase=True).search("X")
-    assert translate("\xe9", extended=False, utf8=False, icase=True).search("\xc9") is None
+    assert bre("[[:alpha:]]").search("\xe9") is None
+    assert bre("x", icase=True).search("X")
 
 
-def test_longest_flag_and_search_longest():
-    comp = compile_posix("a|ab|abc", extended=True, utf8=False)
-    assert not comp.longest  # top-level literal alternatives: reordered, exact
-    comp = compile_posix("(a|ab)(c|bcd)", extended=True, utf8=False)
-    assert comp.longest
-    m = comp.search("abcd")
-    assert (m.group(0), m.groups()) == ("abcd", ("a", "bcd"))
-    comp = compile_posix("(x+|y)(z|xz*)", extended=True, utf8=False)
-    assert comp.longest
-    assert comp.search("xxz").group(0) == "xxz"
-    rx = re.compile("a|ab")
-    assert search_longest(rx, "xab").group(0) == "ab"
+def test_leftmost_longest_and_posix_submatches():
+    m = ere("(a|ab)(c|bcd)(d*)").search("abcd")
+    assert (m.group(0), m.groups()) == ("abcd", ("a", "bcd", ""))
+    assert ere("(x+|y)(z|xz*)").search("xxz").group(0) == "xxz"
+    assert ere("a|ab").search("xab").group(0) == "ab"
+    assert compile("(a|ab)(c|bcd)(d*)", "bash").search("abcd").groups() == ("a", "bcd", "")
 
 
 def test_gnu_escapes_for_sed():
-    rx = translate("a\\tb\\n", extended=False, utf8=False, gnu_escapes=True)
-    assert rx.search("a\tb\n")
-    assert translate("a\\tb", extended=False, utf8=False).search("atb")
+    assert bre("a\\tb\\n", gnu_escapes=True).search("a\tb\n")
+    assert bre("a\\tb").search("atb")
 
 
 def test_buffer_anchors():
-    assert translate("\\`a", extended=False, utf8=False).search("ba") is None
-    assert translate("a\\'", extended=False, utf8=False).search("a\n") is None
-    assert translate("a\\'", extended=False, utf8=False).search("ba")
+    assert bre("\\`a").search("ba") is None
+    assert bre("a\\'").search("a\n") is None
+    assert bre("a\\'").search("ba")
+
+
+def test_word_start_is_exact_next_to_any_atom():
+    assert [m.group() for m in bre("\\<.").finditer("ab cd")] == ["a", "c"]
+    assert bre("\\<\\(.\\)").search(" x").span() == (1, 2)
+
+
+def test_awk_dialect():
+    rx = compile("[\\/]a\\y", "awk")
+    assert rx.search("x/a b") and not rx.search("x/ab")
+    assert compile("*a{1", "awk").search("*a{1")
+
+
+def test_empty_matches_follow_gnu():
+    assert ere("b*").sub("-", "abc") == "-a-c-"
+
+
+def test_backreference_runs_and_ends_within_budget():
+    assert bre("\\(ab*\\)\\1").search("xabbabb").group(0) == "abbabb"
+    rx = compile("\\(a*\\)\\(a*\\)\\(a*\\)\\(a*\\)\\1\\2\\3\\4c", "bre", budget=50_000)
+    t = time.monotonic()
+    with pytest.raises(TooComplex):
+        rx.search("a" * 300)
+    assert time.monotonic() - t < 2
+
+
+def test_pathological_patterns_are_linear():
+    t = time.monotonic()
+    assert ere("(.*a){8}b").search("a" * 5000) is None
+    assert ere("(a|aa)*b").search("a" * 100_000) is None
+    assert compile("^(a+)+b$", "bash").search("a" * 100_000) is None
+    assert time.monotonic() - t < 2
+
+
+def test_perl_dialect_refuses_lookaround():
+    with pytest.raises(RegexError, match="look-around"):
+        compile("a(?=b)", "perl")
+    assert compile("\\d+", "perl").search("ab12").group(0) == "12"
+
+
+def test_find_syntaxes():
+    assert compile_find("/\\(usr\\|etc\\)", "emacs").fullmatch("/usr")
+    assert compile_find("/(usr|etc)", "posix-extended").fullmatch("/etc")
+    assert compile_find("/USR", "emacs", icase=True).fullmatch("/usr")
 
 
 def test_locale_and_codec_helpers():

@@ -3,7 +3,7 @@
 Input is read in large chunks of whole lines and one compiled regex scans a chunk for
 selected lines (``(?:R)[^\\n]*(?:\\n|\\Z)``), so Python code runs per *selected* line, not per
 line.  The regex runs on raw bytes whenever the pattern does not need character semantics
-(see :mod:`vshell.builtins._regex`); otherwise chunks are decoded (UTF-8 with
+(see :mod:`vshell.text.regex`); otherwise chunks are decoded (UTF-8 with
 surrogateescape, or latin-1 in the C locale) and offsets mapped back for ``-b``.
 
 Known differences from GNU: ``-P`` is Python's ``re`` (no PCRE-only syntax such as

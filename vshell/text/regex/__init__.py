@@ -23,6 +23,7 @@ an atom that always matches a word character (otherwise they act as ``\\b``).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 
 import re2
@@ -51,6 +52,7 @@ __all__ = [
     "RegexError",
     "TooComplex",
     "compile",
+    "compile_find",
     "compile_many",
     "decode",
     "encode",
@@ -181,6 +183,7 @@ class Regex:
         perl: bool = False, budget: int = backtrack.DEFAULT_BUDGET, span_group: int = 0,
     ) -> None:
         self.span_group = span_group
+        self._local = threading.local()
         self.groups = groups
         self.utf8 = utf8
         self.icase = icase
@@ -233,7 +236,7 @@ class Regex:
                 return None
             spans = self._re2.Match(anchor, subject, pos, end)
             return None if spans[0][0] < 0 else spans
-        t = _Text(subject, self.utf8)
+        t = self._text(subject)
         n = len(subject)
         end = n if endpos is None else min(endpos, n)
         if pos > end:
@@ -306,8 +309,19 @@ class Regex:
             prev_end = e
             pos = e if e > s else e + 1
 
-    def _finditer_text(self, subject: str, pos: int, n: int) -> Iterator[Match]:
+    def _text(self, subject: str) -> _Text:
+        """The encoded form of ``subject``, kept for the next call on the same string (awk's
+        record buffer, sed's pattern space are searched many times)."""
+        last = getattr(self._local, "text", None)
+        if last is not None and last.s is subject:
+            return last
         t = _Text(subject, self.utf8)
+        if len(subject) > 64:
+            self._local.text = t  # per thread: a _Text's offset cursor is mutable
+        return t
+
+    def _finditer_text(self, subject: str, pos: int, n: int) -> Iterator[Match]:
+        t = self._text(subject)
         data = t.b
         bpos, bend = t.to_byte(pos), t.to_byte(n)
         prev_end = -1
@@ -522,3 +536,40 @@ def compile_many(
         _cache.clear()
     _cache[key] = result
     return result
+
+
+_FIND_ERE = frozenset({"posix-extended", "egrep", "posix-egrep"})
+_FIND_AWK = frozenset({"awk", "posix-awk", "gnu-awk"})
+_FIND_BASIC = frozenset({"posix-basic", "grep", "sed", "ed"})
+
+
+def compile_find(pattern: str, kind: str, *, icase: bool = False) -> Regex:
+    """find's ``-regex`` (``-regextype kind``): matched against the whole path, ``.``
+    matching newline.  emacs (find's default) is rewritten to ERE first."""
+    if kind in _FIND_AWK:
+        return compile(pattern, "awk", icase=icase)
+    if kind not in _FIND_ERE:
+        pattern = _emacs_to_ere(pattern, kind in _FIND_BASIC)
+    return compile(pattern, "ere", icase=icase)
+
+
+def _emacs_to_ere(pat: str, basic: bool) -> str:
+    """GNU's emacs/basic syntaxes (``\\( \\| \\{`` are operators) in ERE spelling."""
+    out = []
+    i = 0
+    while i < len(pat):
+        c = pat[i]
+        if c == "\\" and i + 1 < len(pat):
+            n = pat[i + 1]
+            if n in "()|" or (n in "{}+?" and basic):
+                out.append(n)
+            else:
+                out.append("\\" + n)
+            i += 2
+            continue
+        if c in "()|{}" or (c in "+?" and basic):
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)

@@ -10,7 +10,19 @@ that RE2's multi-line anchors serve both.
 
 from __future__ import annotations
 
-from vshell.text.regex.ast import Alt, Assert, Backref, Cat, Group, Lit, Node, Range, Repeat, Set
+from vshell.text.regex.ast import (
+    Alt,
+    Assert,
+    Backref,
+    Cat,
+    Group,
+    Lit,
+    Node,
+    Range,
+    Repeat,
+    Set,
+    matches_empty,
+)
 from vshell.text.regex.parse import ESIZE, RegexError
 
 RE2_MAX_REPEAT = 1000
@@ -155,6 +167,12 @@ class Emitter:
                 if neighbour is not None and _word_edge(neighbour, item.kind == "wordstart"):
                     out.append("\\b")  # exact: the neighbour is a word character
                     continue
+                if item.kind == "wordstart" and neighbour is not None:
+                    tight = _word_first(neighbour)
+                    if tight is not None:  # \<X: a boundary, then X's first char a word one
+                        node.items[k + 1] = tight
+                        out.append("\\b")
+                        continue
             text = self.emit(item)
             out.append(f"(?:{text})" if isinstance(item, Alt) else text)
         return "".join(out)
@@ -218,3 +236,36 @@ def _word_edge(node: Node, first: bool) -> bool:
     if isinstance(node, Alt):
         return all(_word_edge(b, first) for b in node.branches)
     return False
+
+
+def _word_first(node: Node) -> Node | None:
+    """``node`` with its first character restricted to ASCII word characters, or None."""
+    from vshell.text.regex.parse import WORD_ASCII
+
+    if isinstance(node, Lit):
+        return node if _is_word_set(node) else Set([])
+    if isinstance(node, Set):
+        if node.negate:
+            keep = list(WORD_ASCII)
+            for lo, hi in node.ranges:
+                keep = remove_block(keep, lo, hi)
+        else:
+            keep = [(max(lo, wlo), min(hi, whi)) for lo, hi in node.ranges
+                    for wlo, whi in WORD_ASCII if max(lo, wlo) <= min(hi, whi)]
+        return Set(keep)
+    if isinstance(node, Group):
+        inner = _word_first(node.node)
+        return None if inner is None else Group(node.index, inner)
+    if isinstance(node, Cat) and node.items:
+        first = _word_first(node.items[0])
+        if first is None or matches_empty(node.items[0]):
+            return None
+        return Cat([first, *node.items[1:]])
+    if isinstance(node, Alt):
+        branches = [_word_first(b) for b in node.branches]
+        return None if any(b is None for b in branches) else Alt(branches)  # type: ignore
+    if isinstance(node, Repeat) and node.lo >= 1 and isinstance(node.node, Lit | Set):
+        rest = Repeat(node.node, node.lo - 1, None if node.hi is None else node.hi - 1)
+        first = _word_first(node.node)
+        return None if first is None else Cat([first, rest])
+    return None
