@@ -11,7 +11,7 @@ from vshell.text.regex import (
     RegexError,
     TooComplex,
     compile,
-    compile_find,
+    compile_syntax,
     compile_many,
     decode,
     encode,
@@ -235,9 +235,9 @@ def test_perl_dialect_refuses_lookaround():
 
 
 def test_find_syntaxes():
-    assert compile_find("/\\(usr\\|etc\\)", "emacs").fullmatch("/usr")
-    assert compile_find("/(usr|etc)", "posix-extended").fullmatch("/etc")
-    assert compile_find("/USR", "emacs", icase=True).fullmatch("/usr")
+    assert compile_syntax("/\\(usr\\|etc\\)", "emacs").fullmatch("/usr")
+    assert compile_syntax("/(usr|etc)", "posix-extended").fullmatch("/etc")
+    assert compile_syntax("/USR", "emacs", icase=True).fullmatch("/usr")
 
 
 def test_locale_and_codec_helpers():

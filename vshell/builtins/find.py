@@ -273,7 +273,7 @@ class Parser:
     def _regex(self, tok: str, icase: bool) -> Node:
         pat = self.arg(tok)
         try:
-            rx = regex.compile_find(pat, self.f.regextype, icase=icase)
+            rx = regex.compile_syntax(pat, self.f.regextype, icase=icase)
         except regex.RegexError:
             raise self.error(f"Invalid regular expression {quote(pat)}") from None
 

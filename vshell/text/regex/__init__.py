@@ -52,7 +52,7 @@ __all__ = [
     "RegexError",
     "TooComplex",
     "compile",
-    "compile_find",
+    "compile_syntax",
     "compile_many",
     "decode",
     "encode",
@@ -543,14 +543,17 @@ _FIND_AWK = frozenset({"awk", "posix-awk", "gnu-awk"})
 _FIND_BASIC = frozenset({"posix-basic", "grep", "sed", "ed"})
 
 
-def compile_find(pattern: str, kind: str, *, icase: bool = False) -> Regex:
-    """find's ``-regex`` (``-regextype kind``): matched against the whole path, ``.``
-    matching newline.  emacs (find's default) is rewritten to ERE first."""
+def compile_syntax(
+    pattern: str, kind: str, *, icase: bool = False, utf8: bool = True,
+) -> Regex:
+    """A pattern in one of GNU regex's named syntaxes (find's ``-regextype``; ``emacs``,
+    the default of find and tac, has ``+ ?`` and ``\\( \\|`` as operators), rewritten
+    to ERE first; ``.`` matches newline."""
     if kind in _FIND_AWK:
-        return compile(pattern, "awk", icase=icase)
+        return compile(pattern, "awk", icase=icase, utf8=utf8)
     if kind not in _FIND_ERE:
         pattern = _emacs_to_ere(pattern, kind in _FIND_BASIC)
-    return compile(pattern, "ere", icase=icase)
+    return compile(pattern, "ere", icase=icase, utf8=utf8)
 
 
 def _emacs_to_ere(pat: str, basic: bool) -> str:
