@@ -10,9 +10,10 @@ import pytest
 from vshell.text.regex import (
     RegexError,
     TooComplex,
+    cancellable,
     compile,
-    compile_syntax,
     compile_many,
+    compile_syntax,
     decode,
     encode,
     is_utf8_locale,
@@ -218,6 +219,26 @@ def test_backreference_runs_and_ends_within_budget():
     with pytest.raises(TooComplex):
         rx.search("a" * 300)
     assert time.monotonic() - t < 2
+
+
+def test_backtracker_checks_for_cancellation():
+    """A run's timeout reaches into a long back-reference search (checked every few
+    thousand steps), whatever budget is left."""
+    class Stop(BaseException):
+        pass
+
+    calls = []
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) > 3:
+            raise Stop()
+
+    rx = compile("\\(a*\\)\\(a*\\)\\(a*\\)\\1\\2\\3c", "bre", budget=10**9)
+    t = time.monotonic()
+    with pytest.raises(Stop), cancellable(check):
+        rx.search("a" * 2000)
+    assert time.monotonic() - t < 1
 
 
 def test_pathological_patterns_are_linear():

@@ -201,6 +201,12 @@ def _shq(s: str) -> str:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     o, ops = _parse(inv)
     if len(ops) < 2:
         if not ops:

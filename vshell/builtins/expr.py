@@ -212,6 +212,12 @@ def _regex_match(s: str, pattern: str) -> Value:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     args = list(inv.args)
     if args[:1] == ["--help"]:
         inv.stdout.write(HELP.encode())

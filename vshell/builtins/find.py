@@ -857,6 +857,12 @@ class _Printf:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     args = list(inv.args)
     if args == ["--help"]:
         inv.stdout.write(HELP.encode())

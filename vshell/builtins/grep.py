@@ -933,6 +933,12 @@ class Grep:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     cfg, files = configure(inv)
     if cfg.max_count == 0:
         return 1

@@ -29,6 +29,12 @@ def _int(inv: Invocation, v: str, what: str, positive: bool = False) -> int:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     opts = tio.options(inv, "b:d:f:h:i:l:n:ps:v:w:", [
         "body-numbering=", "section-delimiter=", "footer-numbering=", "header-numbering=",
         "line-increment=", "join-blank-lines=", "number-format=", "no-renumber",

@@ -1129,6 +1129,12 @@ _L_ESC = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     sed = Sed(inv)
     files = sed.configure()
     try:

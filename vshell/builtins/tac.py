@@ -11,6 +11,12 @@ from vshell.text import regex
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     opts = tio.options(inv, "brs:", ["before", "regex", "separator="])
     before = opts.has("-b", "--before")
     use_regex = opts.has("-r", "--regex")

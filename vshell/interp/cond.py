@@ -409,10 +409,12 @@ class _DParser:
             sh.state.set_array("BASH_REMATCH", {})
             raise _BadRegex() from None
         try:
-            m = rx.search(left)
+            with regex.cancellable(sh.ctx.cancel.check):
+                m = rx.search(left)
         except regex.TooComplex:
             sh.state.set_array("BASH_REMATCH", {})
-            raise TestError(regex.TOO_COMPLEX) from None
+            sh.err(regex.TOO_COMPLEX)
+            raise _BadRegex() from None
         if not m:
             sh.state.set_array("BASH_REMATCH", {})
             return False

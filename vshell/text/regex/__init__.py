@@ -51,6 +51,7 @@ __all__ = [
     "Regex",
     "RegexError",
     "TooComplex",
+    "cancellable",
     "compile",
     "compile_syntax",
     "compile_many",
@@ -60,6 +61,7 @@ __all__ = [
 ]
 
 TooComplex = backtrack.TooComplex
+cancellable = backtrack.cancellable
 TOO_COMPLEX = "regular expression too complex"
 """GNU-style wording for a back-reference search that ran out of its work budget."""
 

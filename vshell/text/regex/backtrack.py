@@ -9,16 +9,39 @@ leftmost-longest: every path from the leftmost start is explored and the longest
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 from vshell.text.regex.ast import Alt, Assert, Backref, Cat, Group, Lit, Node, Repeat, Set
 
-DEFAULT_BUDGET = 400_000
+DEFAULT_BUDGET = 200_000
 
 # opcodes
 CHAR, ANY, SPLIT, JMP, SAVE, ASSERT, BACKREF, MARK, CHECK, MATCH = range(10)
 
 
+PAUSE_EVERY = 2048  # steps between cancellation checks (and a GIL hand-over)
+
+
 class TooComplex(Exception):
     """The work budget ran out before the search ended."""
+
+
+_local = threading.local()
+
+
+@contextmanager
+def cancellable(check: Callable[[], None]) -> Iterator[None]:
+    """Within the block, this thread's searches call ``check`` (which raises to stop the
+    run: a timeout or cancellation) every few thousand steps, and hand the GIL over."""
+    old = getattr(_local, "check", None)
+    _local.check = check
+    try:
+        yield
+    finally:
+        _local.check = old
 
 
 class _Compiler:
@@ -174,6 +197,8 @@ class Program:
     ) -> list[tuple[int, int]] | None:
         """Spans of the match and its groups ((-1, -1) unset), or None; TooComplex."""
         end = len(s) if endpos is None else endpos
+        if end >= 0x10FFFF:
+            raise TooComplex()  # offsets are kept as code points
         steps = [self.budget]
         for start in range(pos, end + 1):
             got = self.run(s, start, end, steps)
@@ -184,18 +209,34 @@ class Program:
     def run(self, s: str, start: int, end: int, steps: list[int]) -> list[tuple[int, int]] | None:
         code = self.code
         nslots = 2 * (self.groups + 1)
-        best: tuple | None = None
-        caps0 = (-1,) * nslots
-        regs0 = (-1,) * self.marks
-        stack: list[tuple[int, int, tuple, tuple]] = [(0, start, caps0, regs0)]
+        best: tuple[str, int] | None = None
+        # Captures and loop marks are short strings of chr(offset + 1) ("\0" = unset): a
+        # str is not tracked by the cyclic GC, so the many saved states do not make the
+        # collector's full passes (which hold the GIL) grow with the search.
+        caps0 = "\0" * nslots
+        regs0 = "\0" * self.marks
+        # The stack is flat (pc, i, caps, regs, pc, ...) and the seen-keys are strings:
+        # no container is allocated per step, so the search never triggers the cyclic
+        # GC, whose full passes over the host's heap would hold the GIL for tens of ms.
+        stack: list = [0, start, caps0, regs0]
+        push = stack.append
+        pop = stack.pop
         budget = steps[0]
-        seen: set[tuple] = set()
+        check = getattr(_local, "check", None)
+        seen: set[str] = set()
         while stack:
-            pc, i, caps, regs = stack.pop()
+            regs = pop()
+            caps = pop()
+            i = pop()
+            pc = pop()
             while True:
                 budget -= 1
-                if budget < 0:
-                    raise TooComplex()
+                if not budget % PAUSE_EVERY:
+                    if budget < 0:
+                        raise TooComplex()
+                    time.sleep(0)  # let other threads (a server's) run now, not in 5 ms
+                    if check is not None:
+                        check()
                 ins = code[pc]
                 op = ins[0]
                 if op == CHAR:
@@ -211,18 +252,21 @@ class Program:
                         continue
                     break
                 if op == SPLIT:
-                    key = (pc, i, caps, regs)
+                    key = f"{pc},{i},{caps}{regs}"
                     if key in seen:
                         break  # explored already: it cannot give a longer match
                     seen.add(key)
-                    stack.append((ins[2], i, caps, regs))
+                    push(ins[2])
+                    push(i)
+                    push(caps)
+                    push(regs)
                     pc = ins[1]
                     continue
                 if op == JMP:
                     pc = ins[1]
                     continue
                 if op == SAVE:
-                    caps = caps[: ins[1]] + (i,) + caps[ins[1] + 1 :]
+                    caps = caps[: ins[1]] + chr(i + 1) + caps[ins[1] + 1 :]
                     pc += 1
                     continue
                 if op == ASSERT:
@@ -231,7 +275,7 @@ class Program:
                         continue
                     break
                 if op == BACKREF:
-                    a, b = caps[2 * ins[1]], caps[2 * ins[1] + 1]
+                    a, b = ord(caps[2 * ins[1]]) - 1, ord(caps[2 * ins[1] + 1]) - 1
                     if a < 0 or b < 0:
                         break
                     k = b - a
@@ -241,11 +285,11 @@ class Program:
                         continue
                     break
                 if op == MARK:
-                    regs = regs[: ins[1]] + (i,) + regs[ins[1] + 1 :]
+                    regs = regs[: ins[1]] + chr(i + 1) + regs[ins[1] + 1 :]
                     pc += 1
                     continue
                 if op == CHECK:
-                    if regs[ins[1]] == i:
+                    if ord(regs[ins[1]]) - 1 == i:
                         break
                     pc += 1
                     continue
@@ -261,6 +305,6 @@ class Program:
         caps, stop = best
         spans = [(start, stop)]
         for g in range(1, self.groups + 1):
-            a, b = caps[2 * g], caps[2 * g + 1]
+            a, b = ord(caps[2 * g]) - 1, ord(caps[2 * g + 1]) - 1
             spans.append((a, b) if a >= 0 and b >= 0 else (-1, -1))
         return spans
