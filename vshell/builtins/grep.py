@@ -341,7 +341,6 @@ class Matcher:
         """Spans (start, end-before-eol) of the lines in buf[pos:end] that match."""
         eol = self.eol_x
         find = buf.find
-        rfind = buf.rfind
         if self.per_line:  # -P: RE2's Perl classes could cross a line end otherwise
             while pos < end:
                 nl = find(eol, pos, end)
@@ -350,18 +349,11 @@ class Matcher:
                     yield pos, nl
                 pos = nl + 1
             return
-        while pos < end:
-            m = self._search(buf, pos, end)
-            if m is None or m.start() >= end:
-                return
-            s = m.start()
-            k = rfind(eol, pos, s)
-            ls = k + 1 if k >= 0 else pos
-            nl = find(eol, s, end)
-            if nl < 0:
-                nl = end
-            yield ls, nl
-            pos = nl + 1
+        try:
+            scan_eol = b"\n" if self.rx.swap else eol  # -z scans NUL/newline swapped
+            yield from self.rx.lines(self._scan(buf), pos, end, scan_eol)
+        except regex.TooComplex:
+            raise Exit(2, regex.TOO_COMPLEX) from None
 
     def count(self, buf, pos: int, end: int) -> int:
         """How many lines of buf[pos:end] match."""

@@ -1060,17 +1060,32 @@ class Sed:
 
 
     def first_per_line(self, regex, sub: Subst, text: str) -> str:
-        """Replace the first match on each line (``s/re/rep/`` without ``g``)."""
+        """Replace the first match on each line (``s/re/rep/`` without ``g``).
+
+        ``regex`` is line-oriented (eol ``\\n``), so one search over the chunk finds the
+        next line with a match: RE2 skips the others without a Python call per line.
+        """
         search = regex.search
         expand = self.expand
-        out = []
-        for line in text.split("\n"):
-            m = search(line)
+        find = text.find
+        out: list[str] = []
+        pos = 0
+        n = len(text)
+        while pos <= n:
+            m = search(text, pos)
             if m is None:
-                out.append(line)
-            else:
-                out.append(line[: m.start()] + expand(sub, m) + line[m.end() :])
-        return "\n".join(out)
+                break
+            s, e = m.span()
+            nl = find("\n", e)
+            out.append(text[pos:s])
+            out.append(expand(sub, m))
+            if nl < 0:
+                out.append(text[e:])
+                return "".join(out)
+            out.append(text[e : nl + 1])
+            pos = nl + 1
+        out.append(text[pos:])
+        return "".join(out)
 
 
 def _selected_lines(comp: regex.Regex, text: str):

@@ -22,6 +22,7 @@ an atom that always matches a word character (otherwise they act as ``\\b``).
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -29,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 import re2
 from re2 import _re2
 
-from vshell.text.regex import backtrack
+from vshell.text.regex import backtrack, linear
 from vshell.text.regex.ast import (
     Alt,
     Assert,
@@ -186,6 +187,8 @@ class Regex:
     ) -> None:
         self.span_group = span_group
         self._local = threading.local()
+        self._plain = False  # RE2 runs it and spans need no adjusting (set below)
+        self._linear: re.Pattern[str] | None = None  # see .linear: short str subjects
         self.groups = groups
         self.utf8 = utf8
         self.icase = icase
@@ -197,6 +200,8 @@ class Regex:
         self.approx = False
         self._bt: backtrack.Program | None = None
         self._re2 = None
+        self.literal = None if icase or tree is None else _literal_text(tree)
+        self._literal_bytes = None if self.literal is None else encode(self.literal, utf8)
         if tree is not None and has_backref(tree):
             self.source = None
             self._bt = backtrack.Program(
@@ -212,6 +217,11 @@ class Regex:
         self.source = source
         self._re2 = _build(source, utf8=utf8, icase=icase, perl=perl)
         self.groups = self._re2.NumberOfCapturingGroups()
+        self._plain = not span_group
+        self._linear = None
+        if tree is not None and not span_group and eol is None:
+            self._linear = linear.compile_linear(
+                tree, utf8=utf8, icase=icase, eol=eol, multiline=multiline)
 
     @property
     def backtracking(self) -> bool:
@@ -238,11 +248,15 @@ class Regex:
                 return None
             spans = self._re2.Match(anchor, subject, pos, end)
             return None if spans[0][0] < 0 else spans
-        t = self._text(subject)
         n = len(subject)
         end = n if endpos is None else min(endpos, n)
         if pos > end:
             return None
+        same = self._same_offsets(subject)
+        if same is not None:
+            spans = self._re2.Match(anchor, same, pos, end)
+            return None if spans[0][0] < 0 else spans
+        t = self._text(subject)
         spans = self._re2.Match(anchor, t.b, t.to_byte(pos), t.to_byte(end))
         if spans[0][0] < 0:
             return None
@@ -277,6 +291,19 @@ class Regex:
 
     def search(self, subject, pos: int = 0, endpos: int | None = None) -> Match | None:
         """The leftmost-longest match in ``subject[pos:endpos]``; TooComplex possible."""
+        if self._plain and subject.__class__ is str:  # the per-line hot path of sed and awk
+            lin = self._linear
+            if lin is not None and len(subject) <= linear.MAX_SUBJECT:
+                return lin.search(subject, pos) if endpos is None else lin.search(
+                    subject, pos, endpos)  # type: ignore[return-value]
+            data = self._same_offsets(subject)
+            if data is not None:
+                n = len(data)
+                end = n if endpos is None or endpos > n else endpos
+                if pos > end:
+                    return None
+                spans = self._re2.Match(_UNANCHORED, data, pos, end)
+                return None if spans[0][0] < 0 else Match(self, subject, spans)
         spans = self._spans(subject, pos, endpos, _UNANCHORED)
         return None if spans is None else Match(self, subject, spans)
 
@@ -293,10 +320,18 @@ class Regex:
         """Successive matches; an empty one right where the previous match ended is
         skipped (GNU's rule for ``s///g``, ``gsub`` and ``grep -o``)."""
         n = len(subject) if endpos is None else endpos
-        if self._re2 is not None and not self.span_group and not isinstance(
-            subject, bytes | bytearray | memoryview
-        ):
-            yield from self._finditer_text(subject, pos, n)
+        if self._plain and subject.__class__ is str:
+            lin = self._linear
+            if (lin is not None and not self.can_match_empty
+                    and len(subject) <= linear.MAX_SUBJECT):
+                yield from lin.finditer(subject, pos, n)  # type: ignore[misc]
+                return
+            data = self._same_offsets(subject)
+            if data is not None:
+                for spans in self._iter_spans(data, pos, n):
+                    yield Match(self, subject, spans)
+            else:
+                yield from self._finditer_text(subject, pos, n)
             return
         prev_end = -1
         while pos <= n:
@@ -311,6 +346,17 @@ class Regex:
             prev_end = e
             pos = e if e > s else e + 1
 
+    def _same_offsets(self, subject: str) -> bytes | None:
+        """``subject`` as bytes with the same offsets (C locale, or ASCII text), else None."""
+        if len(subject) > 4096:  # a chunk searched many times: encode it once
+            t = self._text(subject)
+            return t.b if t.ident else None
+        if not self.utf8:
+            return subject.encode("latin-1", "replace")
+        if subject.isascii():
+            return subject.encode("ascii")
+        return None
+
     def _text(self, subject: str) -> _Text:
         """The encoded form of ``subject``, kept for the next call on the same string (awk's
         record buffer, sed's pattern space are searched many times)."""
@@ -321,6 +367,22 @@ class Regex:
         if len(subject) > 64:
             self._local.text = t  # per thread: a _Text's offset cursor is mutable
         return t
+
+    def _iter_spans(self, data: bytes, pos: int, n: int) -> Iterator[list]:
+        """Successive matches' spans in ``data`` (GNU's empty-match rule)."""
+        match = self._re2.Match
+        prev_end = -1
+        while pos <= n:
+            spans = match(_UNANCHORED, data, pos, n)
+            s, e = spans[0]
+            if s < 0:
+                return
+            if s == e == prev_end:
+                pos = s + 1
+                continue
+            yield spans
+            prev_end = e
+            pos = e if e > s else e + 1
 
     def _finditer_text(self, subject: str, pos: int, n: int) -> Iterator[Match]:
         t = self._text(subject)
@@ -350,10 +412,49 @@ class Regex:
                     (t.to_char(a), t.to_char(b)) if a >= 0 else (-1, -1) for a, b in spans
                 ])
 
+    def lines(self, data: bytes, pos: int, end: int, eol: bytes) -> Iterator[tuple[int, int]]:
+        """Spans (start, end before ``eol``) of the records of ``data[pos:end]`` holding a
+        match -- grep's hot loop: one RE2 call per selected line, none for the others.
+        ``data`` ends with ``eol`` and the pattern was compiled with that ``eol``."""
+        find = data.find
+        rfind = data.rfind
+        match = self._re2.Match if self._re2 is not None else None
+        lit = self._literal_bytes if not self.span_group and not self.swap else None
+        while pos < end:
+            if lit is not None:
+                s = find(lit, pos, end)
+            elif match is not None:
+                s = match(_UNANCHORED, data, pos, end)[0][0]
+            else:
+                m = self.search(data, pos, end)
+                s = -1 if m is None else m.start()
+            if s < 0 or s >= end:
+                return
+            k = rfind(eol, pos, s)
+            nl = find(eol, s, end)
+            if nl < 0:
+                nl = end
+            yield (k + 1 if k >= 0 else pos), nl
+            pos = nl + 1
+
     def subn(self, repl: str | Callable[[Match], str], subject, count: int = 0) -> tuple:
         """Replace matches (all, or the first ``count``); ``repl`` is a function of the
         match or a template with ``\\g<n>``/``\\n`` group references and ``\\\\``."""
         expand = repl if callable(repl) else _template(repl)
+        literal = getattr(expand, "literal", None)
+        if self.literal is not None and literal is not None and isinstance(subject, str):
+            n = subject.count(self.literal)
+            if count and n > count:
+                n = count
+            return (subject.replace(self.literal, literal, n) if n else subject), n
+        lin = self._linear
+        if (lin is not None and not self.can_match_empty and subject.__class__ is str
+                and len(subject) <= linear.MAX_SUBJECT):
+            return lin.subn(repl, subject, count)
+        if self._re2 is not None and not self.span_group and isinstance(subject, str):
+            same = self._same_offsets(subject)
+            if same is not None:
+                return self._subn_same(expand, subject, same, count)
         out = []
         last = 0
         done = 0
@@ -370,13 +471,57 @@ class Regex:
         out.append(subject[last:])
         return subject[:0].join(out), done
 
+    def _subn_same(self, expand, subject: str, data: bytes, count: int) -> tuple:
+        """:meth:`subn` when byte and character offsets agree: one RE2 call per match."""
+        literal = getattr(expand, "literal", None)
+        match = self._re2.Match
+        n = len(data)
+        pos = 0
+        prev_end = -1
+        last = 0
+        done = 0
+        out: list[str] = []
+        while pos <= n:
+            spans = match(_UNANCHORED, data, pos, n)
+            s, e = spans[0]
+            if s < 0:
+                break
+            if s == e == prev_end:
+                pos = s + 1
+                continue
+            out.append(subject[last:s])
+            out.append(literal if literal is not None else expand(Match(self, subject, spans)))
+            last = e
+            prev_end = e
+            done += 1
+            if count and done >= count:
+                break
+            pos = e if e > s else e + 1
+        if not done:
+            return subject, 0
+        out.append(subject[last:])
+        return "".join(out), done
+
     def sub(self, repl, subject, count: int = 0):
         return self.subn(repl, subject, count)[0]
 
     def split(self, subject) -> list:
         """Pieces between non-empty matches (awk's field and record splitting)."""
+        lin = self._linear
+        if (lin is not None and not self.can_match_empty and subject.__class__ is str
+                and len(subject) <= linear.MAX_SUBJECT):
+            return lin.split(subject)
         parts = []
         last = 0
+        data = self._same_offsets(subject) if self._plain and subject.__class__ is str else None
+        if data is not None:
+            for spans in self._iter_spans(data, 0, len(data)):
+                s, e = spans[0]
+                if s != e:
+                    parts.append(subject[last:s])
+                    last = e
+            parts.append(subject[last:])
+            return parts
         for m in self.finditer(subject):
             s, e = m.span()
             if s == e:
@@ -387,6 +532,16 @@ class Regex:
         return parts
 
 
+def _literal_text(tree: Node) -> str | None:
+    """The text a pattern of plain characters matches (str.find/replace can run it)."""
+    items = tree.items if isinstance(tree, Cat) else [tree]
+    if not items or not all(isinstance(n, Lit) for n in items):
+        return None
+    text = "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]
+    return None if any("\ud800" <= c <= "\udfff" for c in text) else text
+
+
+@functools.lru_cache(maxsize=256)
 def _template(repl: str) -> Callable[[Match], str]:
     pieces: list[str | int] = []
     for m in re.finditer(r"\\g<(\d+)>|\\(\d)|\\(.)|([^\\]+)", repl, re.S):
@@ -402,6 +557,8 @@ def _template(repl: str) -> Callable[[Match], str]:
     def expand(m: Match) -> str:
         return "".join(p if isinstance(p, str) else (m.group(p) or "") for p in pieces)
 
+    if all(isinstance(p, str) for p in pieces):
+        expand.literal = "".join(pieces)  # type: ignore[attr-defined]
     return expand
 
 
