@@ -357,7 +357,12 @@ class Matcher:
 
     def count(self, buf, pos: int, end: int) -> int:
         """How many lines of buf[pos:end] match."""
-        return sum(1 for _ in self.lines(buf, pos, end))
+        if self.per_line or self.rx.swap:
+            return sum(1 for _ in self.lines(buf, pos, end))
+        try:
+            return self.rx.count_lines(buf, pos, end, self.eol_x)
+        except regex.TooComplex:
+            raise Exit(2, regex.TOO_COMPLEX) from None
 
     def matches(self, buf, start: int, end: int):
         """Non-empty matches (start, end) within one line, for -o."""

@@ -71,6 +71,7 @@ _ANCHOR_START = _re2.RE2.Anchor.ANCHOR_START
 _ANCHOR_BOTH = _re2.RE2.Anchor.ANCHOR_BOTH
 _NUL_SWAP = bytes.maketrans(b"\x00\n", b"\n\x00")
 MAX_MEM = 64 << 20
+SCAN_CHUNK = 4 << 20  # the most one `re` scan of a grep buffer may cover (a few ms)
 
 
 def is_utf8_locale(env: Mapping[str, str]) -> bool:
@@ -420,6 +421,14 @@ class Regex:
         rfind = data.rfind
         match = self._re2.Match if self._re2 is not None else None
         lit = self._literal_bytes if not self.span_group and not self.swap else None
+        if lit and end - pos <= SCAN_CHUNK:
+            # A literal then the rest of its line: ``re`` cannot backtrack here (the run
+            # stops at the first terminator) and scans the whole buffer in one C call.
+            for m in _literal_line_scanner(lit, eol).finditer(data, pos, end):
+                s = m.start()
+                k = rfind(eol, pos, s)
+                yield (k + 1 if k >= 0 else pos), m.end() - 1
+            return
         while pos < end:
             if lit is not None:
                 s = find(lit, pos, end)
@@ -436,6 +445,14 @@ class Regex:
                 nl = end
             yield (k + 1 if k >= 0 else pos), nl
             pos = nl + 1
+
+    def count_lines(self, data: bytes, pos: int, end: int, eol: bytes) -> int:
+        """How many records :meth:`lines` would yield (grep -c), without a Python loop per
+        record for literal patterns."""
+        lit = self._literal_bytes if not self.span_group and not self.swap else None
+        if lit and end - pos <= SCAN_CHUNK:
+            return len(_literal_line_scanner(lit, eol).findall(data, pos, end))
+        return sum(1 for _ in self.lines(data, pos, end, eol))
 
     def subn(self, repl: str | Callable[[Match], str], subject, count: int = 0) -> tuple:
         """Replace matches (all, or the first ``count``); ``repl`` is a function of the
@@ -530,6 +547,12 @@ class Regex:
             last = e
         parts.append(subject[last:])
         return parts
+
+
+@functools.lru_cache(maxsize=64)
+def _literal_line_scanner(lit: bytes, eol: bytes) -> re.Pattern[bytes]:
+    e = re.escape(eol)
+    return re.compile(re.escape(lit) + b"[^" + e + b"]*" + e)
 
 
 def _literal_text(tree: Node) -> str | None:
