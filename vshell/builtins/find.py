@@ -859,10 +859,10 @@ class _Printf:
 def run(inv: Invocation) -> int:
     """The command; a back-reference search inside it stops with the run's timeout."""
     with regex.cancellable(inv.cancel.check):
-        return _run(inv)
+        return _find(inv)
 
 
-def _run(inv: Invocation) -> int:
+def _find(inv: Invocation) -> int:
     args = list(inv.args)
     if args == ["--help"]:
         inv.stdout.write(HELP.encode())
