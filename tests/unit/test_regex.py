@@ -200,6 +200,10 @@ def test_buffer_anchors():
 def test_word_start_is_exact_next_to_any_atom():
     assert [m.group() for m in bre("\\<.").finditer("ab cd")] == ["a", "c"]
     assert bre("\\<\\(.\\)").search(" x").span() == (1, 2)
+    assert bre(".\\>").sub("X", "ab cd!") == "aX cX!"
+    # not expressible with RE2's \b: the exact budgeted engine runs it (GNU: hellX fX!)
+    rx = bre("o*\\>")
+    assert rx.backtracking and rx.sub("X", "hello fo!") == "hellX fX!"
 
 
 def test_awk_dialect():

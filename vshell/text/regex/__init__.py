@@ -15,9 +15,10 @@ turns a blow-up into :class:`TooComplex` (``regular expression too complex``).
 
 Subjects: ``bytes`` (UTF-8 in a UTF-8 locale, one byte per character in the C locale) or
 the ``str`` the text commands decode them to (UTF-8 with ``surrogateescape``, or latin-1).
-An invalid byte is matched by nothing but itself, as in GNU.  Known approximations: RE2's
-``\\b``/``\\B`` know ASCII word characters only, and ``\\<``/``\\>`` are exact only next to
-an atom that always matches a word character (otherwise they act as ``\\b``).
+An invalid byte is matched by nothing but itself, as in GNU.  ``\\<``/``\\>`` become RE2's
+``\\b`` with the neighbouring atom narrowed to word characters; where that cannot be said
+(``o*\\>``) the pattern runs on the budgeted backtracker.  Known approximation: RE2's
+``\\b``/``\\B`` (and so ``\\<``/``\\>``) know ASCII word characters only.
 """
 
 from __future__ import annotations
@@ -214,7 +215,13 @@ class Regex:
             assert tree is not None
             em = Emitter(utf8=utf8, eol=None if eol is None else ord(eol), multiline=multiline)
             source = em.emit(tree)
-            self.approx = em.approx
+            if em.approx:  # a \< or \> RE2 cannot say exactly (``o*\>``): the exact,
+                self.source = None  # budgeted engine runs it rather than a wrong answer
+                self._bt = backtrack.Program(
+                    tree, groups, icase=icase, utf8=utf8, eol=eol, multiline=multiline,
+                    budget=budget,
+                )
+                return
         self.source = source
         self._re2 = _build(source, utf8=utf8, icase=icase, perl=perl)
         self.groups = self._re2.NumberOfCapturingGroups()

@@ -159,20 +159,27 @@ class Emitter:
     def cat(self, node: Cat) -> str:
         if not node.items:
             return "(?:)"
+        items = list(node.items)
+        exact: set[int] = set()  # word assertions RE2's \b expresses exactly here
+        for k, item in enumerate(items):
+            if not (isinstance(item, Assert) and item.kind in ("wordstart", "wordend")):
+                continue
+            start = item.kind == "wordstart"
+            j = k + 1 if start else k - 1
+            if not 0 <= j < len(items):
+                continue
+            if _word_edge(items[j], start):
+                exact.add(k)
+                continue
+            tight = _word_first(items[j]) if start else _word_last(items[j])
+            if tight is not None:  # \<X: a boundary, then X's first char a word one
+                items[j] = tight
+                exact.add(k)
         out = []
-        for k, item in enumerate(node.items):
-            if isinstance(item, Assert) and item.kind in ("wordstart", "wordend"):
-                neighbour = node.items[k + 1] if item.kind == "wordstart" else (
-                    node.items[k - 1] if k else None)
-                if neighbour is not None and _word_edge(neighbour, item.kind == "wordstart"):
-                    out.append("\\b")  # exact: the neighbour is a word character
-                    continue
-                if item.kind == "wordstart" and neighbour is not None:
-                    tight = _word_first(neighbour)
-                    if tight is not None:  # \<X: a boundary, then X's first char a word one
-                        node.items[k + 1] = tight
-                        out.append("\\b")
-                        continue
+        for k, item in enumerate(items):
+            if k in exact:
+                out.append("\\b")
+                continue
             text = self.emit(item)
             out.append(f"(?:{text})" if isinstance(item, Alt) else text)
         return "".join(out)
@@ -238,34 +245,50 @@ def _word_edge(node: Node, first: bool) -> bool:
     return False
 
 
-def _word_first(node: Node) -> Node | None:
-    """``node`` with its first character restricted to ASCII word characters, or None."""
+def _word_only(node: Lit | Set) -> Set:
+    """The members of a one-character node that are ASCII word characters."""
     from vshell.text.regex.parse import WORD_ASCII
 
     if isinstance(node, Lit):
-        return node if _is_word_set(node) else Set([])
-    if isinstance(node, Set):
-        if node.negate:
-            keep = list(WORD_ASCII)
-            for lo, hi in node.ranges:
-                keep = remove_block(keep, lo, hi)
-        else:
-            keep = [(max(lo, wlo), min(hi, whi)) for lo, hi in node.ranges
-                    for wlo, whi in WORD_ASCII if max(lo, wlo) <= min(hi, whi)]
+        return Set([(node.cp, node.cp)] if _is_word_set(node) else [])
+    if node.negate:
+        keep = list(WORD_ASCII)
+        for lo, hi in node.ranges:
+            keep = remove_block(keep, lo, hi)
         return Set(keep)
+    return Set([(max(lo, wlo), min(hi, whi)) for lo, hi in node.ranges
+                for wlo, whi in WORD_ASCII if max(lo, wlo) <= min(hi, whi)])
+
+
+def _word_first(node: Node) -> Node | None:
+    """``node`` with its first character restricted to ASCII word characters, or None."""
+    return _word_end(node, True)
+
+
+def _word_last(node: Node) -> Node | None:
+    """``node`` with its last character restricted to ASCII word characters, or None."""
+    return _word_end(node, False)
+
+
+def _word_end(node: Node, first: bool) -> Node | None:
+    if isinstance(node, Lit | Set):
+        return _word_only(node)
     if isinstance(node, Group):
-        inner = _word_first(node.node)
+        inner = _word_end(node.node, first)
         return None if inner is None else Group(node.index, inner)
     if isinstance(node, Cat) and node.items:
-        first = _word_first(node.items[0])
-        if first is None or matches_empty(node.items[0]):
+        k = 0 if first else len(node.items) - 1
+        edge = _word_end(node.items[k], first)
+        if edge is None or matches_empty(node.items[k]):
             return None
-        return Cat([first, *node.items[1:]])
+        items = list(node.items)
+        items[k] = edge
+        return Cat(items)
     if isinstance(node, Alt):
-        branches = [_word_first(b) for b in node.branches]
+        branches = [_word_end(b, first) for b in node.branches]
         return None if any(b is None for b in branches) else Alt(branches)  # type: ignore
     if isinstance(node, Repeat) and node.lo >= 1 and isinstance(node.node, Lit | Set):
         rest = Repeat(node.node, node.lo - 1, None if node.hi is None else node.hi - 1)
-        first = _word_first(node.node)
-        return None if first is None else Cat([first, rest])
+        edge = _word_only(node.node)
+        return Cat([edge, rest] if first else [rest, edge])
     return None
