@@ -273,3 +273,32 @@ def test_locale_and_codec_helpers():
     for data in (b"plain", "é".encode(), b"\xff\xfe bad", b"\x00"):
         assert encode(decode(data, True), True) == data
         assert encode(decode(data, False), False) == data
+
+
+SUBMATCH_SCRIPTS = [
+    ("abcd", ["sed", "-E", "s/(a|ab)(c|bcd)(d*)/[\\1,\\2,\\3]/"]),
+    ("abcd", ["sed", "s/\\(a\\|ab\\)\\(c\\|bcd\\)\\(d*\\)/[\\1,\\2,\\3]/"]),
+    ("foobar", ["sed", "-E", "s/(foo|foob)(ar|bar)?/[\\1|\\2]/"]),
+    ("xyz", ["sed", "-E", "s/(x|xy)(z|yz)?/[\\1|\\2]/"]),
+    ("aaa bbb", ["grep", "-oE", "(a|aa)+|b+"]),
+    ("abab", ["sed", "-E", "s/(ab|a)(bab)?/[\\1|\\2]/"]),
+]
+
+
+@pytest.mark.parametrize(("data", "argv"), SUBMATCH_SCRIPTS, ids=[" ".join(a) for _, a in
+                                                                  SUBMATCH_SCRIPTS])
+def test_posix_submatches_like_gnu(data, argv):
+    """Leftmost-longest with POSIX's subexpression rules (what Python's re got wrong:
+    ``[ab,c,d]`` for the first case); the host's GNU tool is the oracle."""
+    import shlex
+    import shutil
+    import subprocess
+
+    from vshell import Sandbox
+
+    if shutil.which(argv[0]) is None:
+        pytest.skip(f"{argv[0]} not installed")
+    want = subprocess.run(argv, input=data.encode() + b"\n", capture_output=True).stdout
+    with Sandbox() as sb:
+        got = sb.exec(f"printf '%s\\n' {shlex.quote(data)} | {shlex.join(argv)}").stdout
+    assert got == want
