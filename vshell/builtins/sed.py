@@ -1065,17 +1065,14 @@ class Sed:
         ``regex`` is line-oriented (eol ``\\n``), so one search over the chunk finds the
         next line with a match: RE2 skips the others without a Python call per line.
         """
-        search = regex.search
         expand = self.expand
         find = text.find
         out: list[str] = []
-        pos = 0
-        n = len(text)
-        while pos <= n:
-            m = search(text, pos)
-            if m is None:
-                break
+        pos = 0  # start of the first line not yet handled
+        for m in regex.finditer(text):
             s, e = m.span()
+            if s < pos:
+                continue  # a later match on a line already substituted
             nl = find("\n", e)
             out.append(text[pos:s])
             out.append(expand(sub, m))
