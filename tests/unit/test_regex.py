@@ -302,3 +302,73 @@ def test_posix_submatches_like_gnu(data, argv):
     with Sandbox() as sb:
         got = sb.exec(f"printf '%s\\n' {shlex.quote(data)} | {shlex.join(argv)}").stdout
     assert got == want
+
+
+# -- shortcuts that answer without an engine call (test, first_per_line, count_lines)
+
+_TEST_PATTERNS = [
+    "^(a|b)$", "^(alpha|beta)$", "^(ab|)$", "^alpha$", "^(a|b)c$", "err[a-z]*r", "e\\brr",
+    "x(yz)+", "^é$", "(^a|b$)", "^(a|b)", "a|b", "^(a|b)$|c", "[[:digit:]]+err",
+]
+_TEST_SUBJECTS = [
+    "", "a", "b", "ab", "a\n", "\na", "c", "alpha", "beta", "alphabeta", "error", "erxr",
+    "an err is here", "xyzyz", "é", "e", "bc", "ac", "12err", "ERROR",
+]
+
+
+@pytest.mark.parametrize("pattern", _TEST_PATTERNS)
+@pytest.mark.parametrize("icase", [False, True])
+@pytest.mark.parametrize("utf8", [False, True])
+def test_test_agrees_with_search(pattern, icase, utf8):
+    rx = compile(pattern, "awk", icase=icase, utf8=utf8)
+    for s in _TEST_SUBJECTS:
+        assert rx.test(s) is (rx.search(s) is not None), (pattern, s)
+        b = encode(s, utf8)
+        assert rx.test(b) is (rx.search(b) is not None), (pattern, s)
+
+
+def test_shortcut_extraction():
+    from vshell.text.regex import shortcut
+    from vshell.text.regex.parse import parse
+
+    def tree(p):
+        return parse(p, "ere", utf8=True)[0]
+
+    assert shortcut.required_literal(tree("x[0-9]*error\\>s")) == "errors"
+    assert shortcut.required_literal(tree("x[0-9]*error\\> s")) == "error s"
+    assert shortcut.required_literal(tree("(ab)c")) == "abc"
+    assert shortcut.required_literal(tree("a|b")) is None
+    assert shortcut.required_literal(tree("(ab)*c")) == "c"
+    assert shortcut.exact_set(tree("^(a|bc)$")) == {"a", "bc"}
+    assert shortcut.exact_set(tree("^a(b|c)$")) is None
+    assert shortcut.exact_set(tree("^(a|b)")) is None
+
+
+@pytest.mark.parametrize("pattern,rep", [
+    ("e\\(rr\\)or", "<\\1>"), ("x*", "-"), ("\\(a\\)\\|b", "[\\1]"), ("o", "0"), ("$", "!"),
+])
+def test_first_per_line_matches_sed(pattern, rep):
+    text = "error and error\nfoo boo\n\nbar\nab ba\nterror"
+    rx = compile(pattern, "bre", utf8=True, eol="\n")
+    from vshell.builtins.sed import _first_per_line_spans
+    from vshell.builtins.sed_parse import Subst
+
+    sub = Subst.__new__(Subst)
+    sub.parts = [("lit", rep.split("\\1")[0])]
+    if "\\1" in rep:
+        sub.parts = [("lit", rep.split("\\1")[0]), ("ref", 1), ("lit", rep.split("\\1")[1])]
+    want = "\n".join(rx.sub(lambda m: "".join(
+        v if k == "lit" else (m.group(v) or "") for k, v in sub.parts), line, 1)
+        for line in text.split("\n"))
+    spans = rx.first_per_line(text)
+    assert spans is not None
+    assert _first_per_line_spans(spans, sub, text) == want
+
+
+@pytest.mark.parametrize("pattern", ["err[a-z]*r", "^$", "$", "o*", "^b", "z"])
+def test_count_lines_agrees_with_lines(pattern):
+    data = b"error\n\nfoo\nbar erxr\n\nberr r\n"
+    rx = compile(pattern, "bre", utf8=False, eol="\n")
+    want = sum(1 for line in data.split(b"\n")[:-1] if rx.search(line) is not None)
+    assert rx.count_lines(data, 0, len(data), b"\n") == want
+    assert sum(1 for _ in rx.lines(data, 0, len(data), b"\n")) == want

@@ -1065,6 +1065,9 @@ class Sed:
         ``regex`` is line-oriented (eol ``\\n``), so one search over the chunk finds the
         next line with a match: RE2 skips the others without a Python call per line.
         """
+        spans_iter = regex.first_per_line(text)
+        if spans_iter is not None and not sub.has_case:
+            return _first_per_line_spans(spans_iter, sub, text)
         expand = self.expand
         find = text.find
         out: list[str] = []
@@ -1083,6 +1086,34 @@ class Sed:
             pos = nl + 1
         out.append(text[pos:])
         return "".join(out)
+
+
+def _first_per_line_spans(spans_iter, sub: Subst, text: str) -> str:
+    """:meth:`first_per_line` from raw spans (byte and character offsets agree): no match
+    object, the replacement's pieces cut straight from ``text``."""
+    parts = [(k == "lit", v) for k, v in sub.parts]
+    find = text.find
+    out: list[str] = []
+    add = out.append
+    pos = 0
+    for spans in spans_iter:
+        s, e = spans[0]
+        add(text[pos:s])
+        for is_lit, v in parts:
+            if is_lit:
+                add(v)  # type: ignore[arg-type]
+            else:
+                a, b = spans[v]  # type: ignore[index]
+                if a >= 0:
+                    add(text[a:b])
+        nl = find("\n", e)
+        if nl < 0:
+            add(text[e:])
+            return "".join(out)
+        add(text[e : nl + 1])
+        pos = nl + 1
+    add(text[pos:])
+    return "".join(out)
 
 
 def _selected_lines(comp: regex.Regex, text: str):

@@ -718,20 +718,21 @@ class Compiler:
             src = renode[1]
             p0 = rx0([])
             fast = getattr(p0, "fast", p0)
+            test = fast.test
             if neg:
-                return lambda F: (
-                    fast if not st.IGNORECASE else _fast(compile_ere(src, True))
-                ).search(sv(F)) is None
+                return lambda F: not (
+                    test if not st.IGNORECASE else _fast(compile_ere(src, True)).test
+                )(sv(F))
             return lambda F: (
-                fast if not st.IGNORECASE else _fast(compile_ere(src, True))
-            ).search(sv(F)) is not None
+                test if not st.IGNORECASE else _fast(compile_ere(src, True)).test
+            )(sv(F))
 
         def rx(F: list) -> Any:
             return _fast(rx0(F))
 
         if neg:
-            return lambda F: rx(F).search(sv(F)) is None
-        return lambda F: rx(F).search(sv(F)) is not None
+            return lambda F: not rx(F).test(sv(F))
+        return lambda F: rx(F).test(sv(F))
 
     def in_bool(self, node: Node) -> Fn:
         _, subs, name = node

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 import re2
 from re2 import _re2
 
-from vshell.text.regex import backtrack, linear
+from vshell.text.regex import backtrack, linear, shortcut
 from vshell.text.regex.ast import (
     Alt,
     Assert,
@@ -204,6 +204,10 @@ class Regex:
         self._re2 = None
         self.literal = None if icase or tree is None else _literal_text(tree)
         self._literal_bytes = None if self.literal is None else encode(self.literal, utf8)
+        simple = tree is not None and not icase
+        self._required = shortcut.required_literal(tree) if simple else None
+        self._exact = (shortcut.exact_set(tree) if simple and eol is None and not multiline
+                       else None)
         if tree is not None and has_backref(tree):
             self.source = None
             self._bt = backtrack.Program(
@@ -230,6 +234,7 @@ class Regex:
         if tree is not None and not span_group and eol is None:
             self._linear = linear.compile_linear(
                 tree, utf8=utf8, icase=icase, eol=eol, multiline=multiline)
+        self.test = self._make_test()  # type: ignore[method-assign]
 
     @property
     def backtracking(self) -> bool:
@@ -314,6 +319,39 @@ class Regex:
                 return None if spans[0][0] < 0 else Match(self, subject, spans)
         spans = self._spans(subject, pos, endpos, _UNANCHORED)
         return None if spans is None else Match(self, subject, spans)
+
+    def test(self, subject) -> bool:
+        """Whether ``subject`` holds a match (awk's ``~``): ``search(subject) is not None``,
+        answered without an engine call when a shortcut (:mod:`.shortcut`) can.  Replaced
+        per instance by :meth:`_make_test`'s closure (the per-record hot path)."""
+        return self.search(subject) is not None
+
+    def _make_test(self) -> Callable[[object], bool]:
+        exact, req, search = self._exact, self._required, self.search
+        if exact is not None:
+            def test_exact(subject) -> bool:
+                if subject.__class__ is str:
+                    return subject in exact
+                return search(subject) is not None
+            return test_exact
+        plain = self._plain and self._linear is None and self._re2 is not None
+        engine = self._re2.Match if plain else None
+        utf8 = self.utf8
+
+        def test(subject) -> bool:
+            if subject.__class__ is str:
+                if req is not None and req not in subject:
+                    return False
+                if engine is not None and len(subject) <= 4096:
+                    if subject.isascii():  # byte and character offsets agree
+                        data = subject.encode("ascii")
+                    elif not utf8:
+                        data = subject.encode("latin-1", "replace")
+                    else:
+                        return search(subject) is not None
+                    return engine(_UNANCHORED, data, 0, len(data))[0][0] >= 0
+            return search(subject) is not None
+        return test
 
     def match(self, subject, pos: int = 0, endpos: int | None = None) -> Match | None:
         """The longest match starting at ``pos``."""
@@ -453,13 +491,55 @@ class Regex:
             yield (k + 1 if k >= 0 else pos), nl
             pos = nl + 1
 
+    def first_per_line(self, subject: str) -> Iterator[list[tuple[int, int]]] | None:
+        """The spans of the first match on each line of ``subject`` that has one (sed's
+        ``s/re/rep/`` without ``g``): one engine call per such line, the rest of the line
+        never searched.  None when offsets need mapping (the caller uses :meth:`finditer`).
+        The pattern has the eol contract (eol ``\n``)."""
+        if self._re2 is None or self.span_group or self.eol != "\n":
+            return None
+        data = self._same_offsets(subject)
+        if data is None:
+            return None
+        return self._first_per_line(data)
+
+    def _first_per_line(self, data: bytes) -> Iterator[list[tuple[int, int]]]:
+        match = self._re2.Match
+        find = data.find
+        n = len(data)
+        pos = 0
+        while pos <= n:
+            spans = match(_UNANCHORED, data, pos, n)
+            if spans[0][0] < 0:
+                return
+            e = spans[0][1]
+            yield spans
+            pos = find(b"\n", e) + 1
+            if pos <= 0:
+                return
+
     def count_lines(self, data: bytes, pos: int, end: int, eol: bytes) -> int:
         """How many records :meth:`lines` would yield (grep -c), without a Python loop per
         record for literal patterns."""
         lit = self._literal_bytes if not self.span_group and not self.swap else None
         if lit and end - pos <= SCAN_CHUNK:
             return len(_literal_line_scanner(lit, eol).findall(data, pos, end))
-        return sum(1 for _ in self.lines(data, pos, end, eol))
+        if self._re2 is None or self.span_group:
+            return sum(1 for _ in self.lines(data, pos, end, eol))
+        # One engine call per counted line and nothing else in Python: the match's end, then
+        # the next terminator (a match never spans one: the pattern has the eol contract).
+        match = self._re2.Match
+        find = data.find
+        n = 0
+        while pos < end:
+            s, e = match(_UNANCHORED, data, pos, end)[0]
+            if s < 0 or s >= end:
+                break  # (an empty match at ``end`` is past the last record)
+            n += 1
+            pos = find(eol, e, end) + 1
+            if pos <= 0:
+                break
+        return n
 
     def subn(self, repl: str | Callable[[Match], str], subject, count: int = 0) -> tuple:
         """Replace matches (all, or the first ``count``); ``repl`` is a function of the
