@@ -372,3 +372,37 @@ def test_count_lines_agrees_with_lines(pattern):
     want = sum(1 for line in data.split(b"\n")[:-1] if rx.search(line) is not None)
     assert rx.count_lines(data, 0, len(data), b"\n") == want
     assert sum(1 for _ in rx.lines(data, 0, len(data), b"\n")) == want
+
+
+_FAST_DATA = (b"error here\nerr only\nberr xr\n\xff err\xffr\nerrr\n\nnothing\n"
+              b"err\xe9r ok\nERROR\n" * 3 + b"tail err-r\nerr- errxr\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["grep", "-c", "err[a-z]*r"], ["grep", "-c", "err.r"], ["grep", "-c", "err[^a-z]*r$"],
+    ["grep", "-c", "err[[:alpha:]]*r x"], ["grep", "-c", "-E", "err(or|r)"],
+    ["grep", "-c", "e\\(r\\)\\1"],
+    ["sed", "s/err\\([a-z]*\\)r/<\\1>/"], ["sed", "s/r*/-/"], ["sed", "s/$/!/"],
+    ["awk", "/err[a-z]*r/ {n++} END {print n+0}"], ["awk", "$1 ~ /^(error|errr)$/"],
+    ["awk", "$1 !~ /^(error|errr|)$/"],
+], ids=lambda a: " ".join(a))
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+def test_fast_paths_like_gnu(argv, locale):
+    """The shortcuts (tails scan for grep -c, raw spans for sed, awk's prefilters) against
+    the GNU tools, with lines that hold the literal but no match and invalid UTF-8."""
+    import shlex
+    import shutil
+    import subprocess
+
+    from vshell import Sandbox
+
+    tool = "gawk" if argv[0] == "awk" else argv[0]
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} not installed")
+    env = {"LC_ALL": locale, "PATH": "/usr/bin:/bin"}
+    want = subprocess.run([tool, *argv[1:]], input=_FAST_DATA, capture_output=True, env=env)
+    with Sandbox() as sb:
+        with sb.fs.open("/tmp/in", "wb") as f:
+            f.write(_FAST_DATA)
+        got = sb.exec(f"LC_ALL={locale} {shlex.join(argv)} /tmp/in")
+    assert (got.stdout, got.exit_code) == (want.stdout, want.returncode)

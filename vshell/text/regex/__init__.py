@@ -206,6 +206,9 @@ class Regex:
         self._literal_bytes = None if self.literal is None else encode(self.literal, utf8)
         simple = tree is not None and not icase
         self._required = shortcut.required_literal(tree) if simple else None
+        prefix = shortcut.prefix_literal(tree) if simple else None
+        self._prefix = None if prefix is None else encode(prefix, utf8)
+        self._runs = None  # see _count_by_tails
         self._exact = (shortcut.exact_set(tree) if simple and eol is None and not multiline
                        else None)
         if tree is not None and has_backref(tree):
@@ -524,6 +527,9 @@ class Regex:
         lit = self._literal_bytes if not self.span_group and not self.swap else None
         if lit and end - pos <= SCAN_CHUNK:
             return len(_literal_line_scanner(lit, eol).findall(data, pos, end))
+        if (self._prefix is not None and self._re2 is not None and not self.span_group
+                and eol == b"\n" and self.eol == "\n" and end - pos <= SCAN_CHUNK):
+            return self._count_by_tails(data, pos, end, self._prefix)
         if self._re2 is None or self.span_group:
             return sum(1 for _ in self.lines(data, pos, end, eol))
         # One engine call per counted line and nothing else in Python: the match's end, then
@@ -540,6 +546,44 @@ class Regex:
             if pos <= 0:
                 break
         return n
+
+    def _count_by_tails(self, data: bytes, pos: int, end: int, prefix: bytes) -> int:
+        """count_lines for a pattern every match of which begins with ``prefix``: a line
+        matches exactly when its tail from the prefix's first occurrence does.  One ``re``
+        scan (a literal then the rest of its line: no backtracking) gathers the tails; one
+        RE2 call then checks the longest run of matching tails, so the calls are one plus
+        one per tail that does not match (each verified by the pattern itself)."""
+        tails = _literal_line_scanner(prefix, b"\n").findall(data, pos, end)
+        if not tails:
+            return 0
+        buf = b"".join(tails)
+        runs = self._runs
+        if runs is None:
+            assert self.source is not None
+            runs = self._runs = _build(
+                "(?:[^\n]*(?:" + self.source + ")[^\n]*\n)*", utf8=self.utf8,
+                icase=self.icase, perl=False)
+        run = runs.Match
+        match = self._re2.Match
+        count = buf.count
+        find = buf.find
+        n = len(buf)
+        p = 0
+        k = 0
+        while p < n:
+            e = run(_ANCHOR_START, buf, p, n)[0][1]
+            if e >= n and p == 0:
+                return len(tails)  # every tail matches (the common case)
+            if e < p:
+                e = p
+            k += count(b"\n", p, e)
+            if e >= n:
+                break
+            nl = find(b"\n", e) + 1  # the run stopped at this tail: the pattern decides
+            if match(_UNANCHORED, buf, e, nl)[0][0] >= 0:
+                k += 1
+            p = nl
+        return k
 
     def subn(self, repl: str | Callable[[Match], str], subject, count: int = 0) -> tuple:
         """Replace matches (all, or the first ``count``); ``repl`` is a function of the

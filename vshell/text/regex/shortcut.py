@@ -8,7 +8,11 @@ of one short awk field or record.  Two facts of the parsed tree often answer for
 * an *exact set* (``^(alpha|beta)$``): an anchored alternation of plain strings matches
   exactly the subjects equal to one branch, a hash look-up.
 
-Both are sound for any subject and keep matching linear.
+* a *prefix literal* (``err`` in ``err[a-z]*r``): a line matches exactly when its tail from
+  the literal's first occurrence does, so grep -c can gather those tails in one C scan and
+  let one RE2 call check a whole run of them.
+
+All are sound for any subject and keep matching linear.
 """
 
 from __future__ import annotations
@@ -46,6 +50,17 @@ def required_literal(tree: Node) -> str | None:
             best = "".join(run)
         run = []
     return best or None
+
+
+def prefix_literal(tree: Node) -> str | None:
+    """The plain characters every match of ``tree`` begins with (``err`` in
+    ``err[a-z]*r``), or None -- nothing, not even an assertion, before them."""
+    run = []
+    for item in _flat(tree):
+        if not (isinstance(item, Lit) and _plain(item.cp)):
+            break
+        run.append(chr(item.cp))
+    return "".join(run) or None
 
 
 def _text(node: Node) -> str | None:
