@@ -521,6 +521,16 @@ class Regex:
             if pos <= 0:
                 return
 
+    def _runs_re2(self):
+        """The pattern for a run of lines that each hold a match (eol contract)."""
+        runs = self._runs
+        if runs is None:
+            assert self.source is not None
+            runs = self._runs = _build(
+                "(?:[^\n]*(?:" + self.source + ")[^\n]*\n)*", utf8=self.utf8,
+                icase=self.icase, perl=False)
+        return runs
+
     def count_lines(self, data: bytes, pos: int, end: int, eol: bytes) -> int:
         """How many records :meth:`lines` would yield (grep -c), without a Python loop per
         record for literal patterns."""
@@ -557,13 +567,7 @@ class Regex:
         if not tails:
             return 0
         buf = b"".join(tails)
-        runs = self._runs
-        if runs is None:
-            assert self.source is not None
-            runs = self._runs = _build(
-                "(?:[^\n]*(?:" + self.source + ")[^\n]*\n)*", utf8=self.utf8,
-                icase=self.icase, perl=False)
-        run = runs.Match
+        run = self._runs_re2().Match
         match = self._re2.Match
         count = buf.count
         find = buf.find
