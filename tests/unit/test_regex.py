@@ -406,3 +406,20 @@ def test_fast_paths_like_gnu(argv, locale):
             f.write(_FAST_DATA)
         got = sb.exec(f"LC_ALL={locale} {shlex.join(argv)} /tmp/in")
     assert (got.stdout, got.exit_code) == (want.stdout, want.returncode)
+
+
+@pytest.mark.parametrize("pattern", [
+    "err[a-z]*r", "^err", "r$", "e.r", "\\<err", "err\\>", "^$", "(a|b)+", "x*", "[^a-z]r",
+    "err\\'", "\\`err",
+])
+@pytest.mark.parametrize("utf8", [False, True])
+def test_prime_keeps_test_exact(pattern, utf8):
+    """After prime (awk's per-batch shortcut), test answers as search does, for the batch's
+    records, for others, and for records the line-oriented check could not vouch for."""
+    records = ["error", "err only", "", "berr xr", "\udcff err\udcffr", "errr", "ab", "r",
+               "x err", "é err r", "err\udce9r", "nothing", "err", "e\nr"]
+    rx = compile(pattern, "awk", utf8=utf8)
+    for batch in (records, records[:-1], [r for r in records if "err" in r], ["err"] * 3):
+        rx.prime(batch)
+        for s in [*records, "zzz err r", "error!"]:
+            assert rx.test(s) is (rx.search(s) is not None), (pattern, batch, s)

@@ -209,6 +209,8 @@ class Regex:
         prefix = shortcut.prefix_literal(tree) if simple else None
         self._prefix = None if prefix is None else encode(prefix, utf8)
         self._runs = None  # see _count_by_tails
+        self._verified: list = [None]  # see prime: records known to match
+        self._line_twin: Callable[[], Regex] | None = None  # set by compile()
         self._exact = (shortcut.exact_set(tree) if simple and eol is None and not multiline
                        else None)
         if tree is not None and has_backref(tree):
@@ -341,10 +343,15 @@ class Regex:
         engine = self._re2.Match if plain else None
         utf8 = self.utf8
 
+        verified = self._verified
+
         def test(subject) -> bool:
             if subject.__class__ is str:
                 if req is not None and req not in subject:
                     return False
+                known = verified[0]
+                if known is not None and subject in known:
+                    return True
                 if engine is not None and len(subject) <= 4096:
                     if subject.isascii():  # byte and character offsets agree
                         data = subject.encode("ascii")
@@ -520,6 +527,47 @@ class Regex:
             pos = find(b"\n", e) + 1
             if pos <= 0:
                 return
+
+    def prime(self, records: list[str]) -> None:
+        """Let :meth:`test` answer a batch of records (awk's lines) without an engine call
+        per record.  The records that can match (holding the required literal) are joined
+        by newlines and checked by the line-oriented twin of this pattern, one RE2 call per
+        run of matching records; those are remembered *by value*, so the answer stays
+        sound for any later subject (or thread) that equals one.  Records with a newline
+        (another RS) are left to :meth:`test`."""
+        self._verified[0] = None
+        twin = self._line_twin
+        if twin is None or not records:
+            return
+        req = self._required
+        cands = records if req is None else [r for r in records if req in r]
+        if not cands:
+            return
+        buf = encode("\n".join(cands), self.utf8) + b"\n"
+        if len(buf) > SCAN_CHUNK or buf.count(b"\n") != len(cands):
+            return
+        try:
+            line = twin()
+            if line._re2 is None or line.span_group:
+                return
+            run = line._runs_re2().Match
+        except RegexError:
+            return  # (the twin's run pattern too big for RE2: no shortcut)
+        count = buf.count
+        find = buf.find
+        n = len(buf)
+        matched: list[str] = []
+        p = i = 0
+        while p < n:
+            e = max(run(_ANCHOR_START, buf, p, n)[0][1], p)
+            k = count(b"\n", p, e)
+            matched += cands[i:i + k]
+            if e >= n:
+                break
+            i += k + 1  # the record at e is left to the engine (test's own call)
+            p = find(b"\n", e) + 1
+        if matched:
+            self._verified[0] = frozenset(matched)
 
     def _runs_re2(self):
         """The pattern for a run of lines that each hold a match (eol contract)."""
@@ -799,6 +847,11 @@ def compile(
         )
         result = Regex(tree, groups + group_offset, utf8=utf8, icase=icase, eol=eol,
                        multiline=multiline, warnings=warnings, budget=budget)
+        if eol is None and not multiline and not result.backtracking:
+            result._line_twin = functools.partial(
+                compile, pattern, dialect, icase=icase, utf8=utf8, eol="\n", strict=strict,
+                gnu_escapes=gnu_escapes, posix=posix, group_offset=group_offset,
+                budget=budget)
     if len(_cache) > 512:
         _cache.clear()
     _cache[key] = result
