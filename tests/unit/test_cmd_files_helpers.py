@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 import sys
 from pathlib import Path
 
@@ -13,8 +12,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from cmdharness import run_cmd  # noqa: E402
 
-from vshell.builtins import _bre, _dateparse, _glob, _modes  # noqa: E402
+from vshell.builtins import _dateparse, _glob, _modes  # noqa: E402
 from vshell.builtins._futil import human, quote, quoteaf, quotef  # noqa: E402
+from vshell.text import regex  # noqa: E402
 
 MINE = [
     "cat", "ls", "mkdir", "rm", "touch", "basename", "dirname", "cp", "mv", "ln", "chmod",
@@ -106,5 +106,5 @@ def test_glob(pat: str, text: str, ok: bool) -> None:
     (r"\(a\)\1", "aa", "aa"),
 ])
 def test_bre(pat: str, text: str, want: str) -> None:
-    m = re.match(_bre.translate(pat), text)
+    m = regex.compile(pat, "bre", gnu_escapes=True).match(text)
     assert m is not None and m.group(0) == want

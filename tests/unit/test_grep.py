@@ -157,7 +157,10 @@ def test_broken_pipe_is_status_141():
 
 def test_perl_mode_basics():
     files = {"p": "foo123\nbar\n"}
-    assert grep(["-oP", r"\d+(?=$)", "/work/p"], files).stdout == b"123\n"
+    assert grep(["-oP", r"\d+$", "/work/p"], files).stdout == b"123\n"
+    # -P runs on RE2: look-around is refused with a clear message, never backtracked
+    r = grep(["-oP", r"\d+(?=$)", "/work/p"], files)
+    assert r.status == 2 and b"unsupported -P construct" in r.stderr
     r = grep(["-P", "-e", "a", "-e", "b", "/work/p"], files)
     assert r.status == 2
     assert r.stderr == b"grep: the -P option only supports a single pattern\n"

@@ -18,6 +18,7 @@ from vshell.builtins._diffcore import Change
 from vshell.builtins._diffcore import diff as core_diff
 from vshell.command import Exit, Invocation
 from vshell.records import record
+from vshell.text import regex
 
 _LONG = ["side-by-side", "width=", "suppress-common-lines",
          "brief", "report-identical-files", "unified=?", "context=?", "normal", "ignore-case",
@@ -46,7 +47,7 @@ class _Opts:
     minimal: bool = False
     strip_cr: bool = False
     labels: tuple[str | None, str | None] = (None, None)
-    ignore_re: list[re.Pattern[bytes]] | None = None
+    ignore_re: list[regex.Regex] | None = None
     exclude: list[str] | None = None
     switches: str = ""
     width: int = 130
@@ -117,8 +118,10 @@ def _parse(inv: Invocation) -> tuple[_Opts, list[str]]:
         elif k in ("-B", "--ignore-blank-lines"):
             o.blank = True
         elif k in ("-I", "--ignore-matching-lines"):
-            o.ignore_re = (o.ignore_re or []) + [re.compile((v or "").encode(
-                "utf-8", "surrogateescape"))]
+            try:  # GNU diff -I: a basic regular expression
+                o.ignore_re = (o.ignore_re or []) + [regex.compile(v or "", "bre")]
+            except regex.RegexError as e:
+                raise Exit(2, str(e)) from None
         elif k in ("-a", "--text"):
             o.text = True
         elif k in ("-N", "--new-file"):
@@ -198,6 +201,12 @@ def _shq(s: str) -> str:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     o, ops = _parse(inv)
     if len(ops) < 2:
         if not ops:
@@ -398,7 +407,10 @@ def _ignorable(o: _Opts, line: bytes) -> bool:
                                   else b""):
         return True
     if o.ignore_re:
-        return any(r.search(line) for r in o.ignore_re)
+        try:
+            return any(r.search(line) for r in o.ignore_re)
+        except regex.TooComplex:
+            raise Exit(2, regex.TOO_COMPLEX) from None
     return False
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from vshell.builtins import _bre
 from vshell.builtins._futil import enc, quote
 from vshell.command import Exit, Invocation
+from vshell.text import regex
 
 HELP = """\
 Usage: expr EXPRESSION
@@ -196,11 +196,14 @@ class _Parser:
 
 
 def _regex_match(s: str, pattern: str) -> Value:
+    """``STRING : REGEX``: a BRE anchored at the start (GNU's ``\\+ \\? \\|`` included)."""
     try:
-        rx = re.compile(_bre.translate(pattern), re.DOTALL)
-    except (ValueError, re.error) as e:
-        raise Exit(3, str(e) or "Invalid regular expression") from None
-    m = rx.match(s)
+        rx = regex.compile(pattern, "bre", gnu_escapes=True)
+        m = rx.match(s)
+    except regex.RegexError as e:
+        raise Exit(2, str(e)) from None
+    except regex.TooComplex:
+        raise Exit(2, regex.TOO_COMPLEX) from None
     if rx.groups:
         if not m or m.group(1) is None:
             return ""
@@ -209,6 +212,12 @@ def _regex_match(s: str, pattern: str) -> Value:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     args = list(inv.args)
     if args[:1] == ["--help"]:
         inv.stdout.write(HELP.encode())

@@ -28,6 +28,7 @@ from vshell.builtins._modes import apply as apply_mode
 from vshell.builtins._timefmt import localtime, strftime, zone
 from vshell.command import Exit, Invocation
 from vshell.records import field, record
+from vshell.text import regex
 
 HELP = """\
 Usage: find [-H] [-L] [-P] [path...] [expression]
@@ -272,11 +273,17 @@ class Parser:
     def _regex(self, tok: str, icase: bool) -> Node:
         pat = self.arg(tok)
         try:
-            rx = re.compile(_regex_to_python(pat, self.f.regextype),
-                            re.DOTALL | (re.IGNORECASE if icase else 0))
-        except re.error:
+            rx = regex.compile_syntax(pat, self.f.regextype, icase=icase)
+        except regex.RegexError:
             raise self.error(f"Invalid regular expression {quote(pat)}") from None
-        return lambda c: rx.fullmatch(c.path) is not None
+
+        def test(c) -> bool:
+            try:
+                return rx.fullmatch(c.path) is not None
+            except regex.TooComplex:
+                raise Exit(1, regex.TOO_COMPLEX) from None
+
+        return test
 
     def p_regex(self, tok: str) -> Node:
         return self._regex(tok, False)
@@ -694,37 +701,6 @@ def _type_char(mode: int) -> str:
     return "U"
 
 
-def _regex_to_python(pat: str, kind: str) -> str:
-    """GNU regex syntaxes to Python: emacs/basic use ``\\( \\| \\{``; extended is close."""
-    if kind in ("posix-extended", "egrep", "posix-egrep", "awk", "posix-awk", "gnu-awk"):
-        return pat
-    out = []
-    i = 0
-    basic = kind in ("posix-basic", "grep", "sed", "ed")
-    while i < len(pat):
-        c = pat[i]
-        if c == "\\" and i + 1 < len(pat):
-            n = pat[i + 1]
-            if n in "()|":
-                out.append(n)
-            elif n in "{}" and basic:
-                out.append(n)
-            elif n in "+?" and basic:
-                out.append(n)
-            else:
-                out.append("\\" + n)
-            i += 2
-            continue
-        if c in "()|{}":
-            out.append("\\" + c)
-        elif c in "+?" and basic:
-            out.append("\\" + c)
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out)
-
-
 _ESC = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
         "0": "\0", "\\": "\\"}
 
@@ -881,6 +857,12 @@ class _Printf:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _find(inv)
+
+
+def _find(inv: Invocation) -> int:
     args = list(inv.args)
     if args == ["--help"]:
         inv.stdout.write(HELP.encode())

@@ -3,7 +3,7 @@
 Input is read in large chunks of whole lines and one compiled regex scans a chunk for
 selected lines (``(?:R)[^\\n]*(?:\\n|\\Z)``), so Python code runs per *selected* line, not per
 line.  The regex runs on raw bytes whenever the pattern does not need character semantics
-(see :mod:`vshell.builtins._regex`); otherwise chunks are decoded (UTF-8 with
+(see :mod:`vshell.text.regex`); otherwise chunks are decoded (UTF-8 with
 surrogateescape, or latin-1 in the C locale) and offsets mapped back for ``-b``.
 
 Known differences from GNU: ``-P`` is Python's ``re`` (no PCRE-only syntax such as
@@ -20,10 +20,10 @@ import stat
 from collections.abc import Callable
 from typing import Any
 
-from vshell.builtins import _regex
 from vshell.builtins._opts import Options, UsageError, parse
 from vshell.command import Exit, Invocation, describe_oserror
 from vshell.records import field, record
+from vshell.text import regex
 
 CHUNK = 1 << 20
 
@@ -146,7 +146,7 @@ def configure(inv: Invocation) -> tuple[Config, list[str]]:
     opts = _parse(inv)
     cfg = Config()
     cfg.mode = {"egrep": "E", "fgrep": "F"}.get(inv.name, "G")
-    cfg.utf8 = _regex.is_utf8_locale(inv.env)
+    cfg.utf8 = regex.is_utf8_locale(inv.env)
     have_patterns = False
     ctx_both = -1
     for key, val in opts.items:
@@ -284,178 +284,91 @@ def configure(inv: Invocation) -> tuple[Config, list[str]]:
 # ---------------------------------------------------------------- matching
 
 
-_PCRE_MESSAGES = [
-    ("missing ), unterminated subpattern", "missing closing parenthesis"),
-    ("unbalanced parenthesis", "unmatched closing parenthesis"),
-    ("nothing to repeat", "quantifier does not follow a repeatable item"),
-    ("multiple repeat", "quantifier does not follow a repeatable item"),
-    ("unterminated character set", "missing terminating ] for character class"),
-    ("min repeat greater than max repeat", "numbers out of order in {} quantifier"),
-    ("bad escape (end of pattern)", "\\ at end of pattern"),
-    ("look-behind requires fixed-width pattern", "lookbehind assertion is not fixed length"),
-    ("unknown group name", "reference to non-existent subpattern"),
-    ("invalid group reference", "reference to non-existent subpattern"),
-]
-
-
-def _pcre_message(err: re.error) -> str:
-    """PCRE2's wording for the common syntax errors Python's ``re`` reports."""
-    text = str(getattr(err, "msg", err))
-    for python, pcre in _PCRE_MESSAGES:
-        if text.startswith(python):
-            return pcre
-    return text
-
-
 class Matcher:
-    """The compiled patterns: finds selected lines in a buffer and matches within a line."""
+    """The compiled patterns: finds selected lines in a buffer and matches within a line.
+
+    Everything runs on raw bytes through :mod:`vshell.text.regex` (RE2, leftmost-longest;
+    the bounded backtracker only for back-references).
+    """
 
     def __init__(self, cfg: Config, warn: Callable[[str], None]) -> None:
         self.cfg = cfg
         self.eol = cfg.eol
-        self.warnings: list[str] = []
+        self.eol_x = cfg.eol
+        self.binary = True
+        self.per_line = cfg.mode == "P"
+        self._last: tuple[Any, bytes] | None = None
         try:
-            self._build(binary=True)
-        except _regex.NeedsText:
-            self.warnings = []
-            self._build(binary=False)
-        for w in dict.fromkeys(self.warnings):
+            self.rx = self._build()
+        except regex.RegexError as e:
+            raise Exit(2, str(e)) from None
+        for w in dict.fromkeys(self.rx.warnings):
             warn(f"warning: {w}")
 
-    def _build(self, binary: bool) -> None:
+    def _build(self) -> regex.Regex:
         cfg = self.cfg
-        utf8 = cfg.utf8
-        self.binary = binary
-        eol_s = cfg.eol.decode("latin-1")
-        sources: list[str] = []
-        longest = False
-        end_sensitive = cfg.word or cfg.line
-        self.per_line = cfg.mode == "P"
+        opts = {"icase": cfg.icase, "utf8": cfg.utf8, "eol": cfg.eol.decode("latin-1")}
         pats = cfg.patterns
-        widths: set[int | None] = set()
-        if cfg.mode == "F":
-            widths = {len(p) if p.isascii() else None for p in pats}
-            lits = sorted(pats, key=len, reverse=True)
-            for p in lits:
-                data = p.encode("utf-8", "surrogateescape")
-                if binary:
-                    if utf8 and cfg.icase and not data.isascii():
-                        raise _regex.NeedsText()
-                    sources.append(re.escape(data).decode("latin-1"))
-                else:
-                    sources.append(re.escape(_regex.decode(data, utf8)))
-        elif cfg.mode == "P":
+        if cfg.mode == "P":
             if len(pats) > 1:
                 raise Exit(2, "the -P option only supports a single pattern")
-            data = pats[0].encode("utf-8", "surrogateescape") if pats else b""
-            if binary and utf8:
-                raise _regex.NeedsText()  # PCRE's UTF mode: "." is a character
-            if binary:
-                sources.append(data.decode("latin-1"))
-            else:
-                sources.append(_regex.decode(data, utf8))
-        else:
-            offset = 0
-            for p in pats:
-                data = p.encode("utf-8", "surrogateescape")
-                try:
-                    comp = _regex.compile_posix(
-                        data, extended=cfg.mode == "E", icase=cfg.icase, utf8=utf8,
-                        binary=binary, eol=eol_s, group_offset=offset,
-                    )
-                except _regex.RegexError as e:
-                    raise Exit(2, str(e)) from None
-                self.warnings.extend(comp.warnings)
-                offset += comp.groups
-                widths.add(comp.width if p.isascii() else None)
-                sources.append(comp.source)
-                longest = longest or comp.longest
-                end_sensitive = end_sensitive or comp.end_sensitive
-        if not sources:
-            core = "(?!)"
-        elif len(sources) == 1:
-            core = sources[0]
-        else:
-            core = "|".join(f"(?:{s})" for s in sources)
-            if cfg.mode != "F":
-                longest = True
-        if cfg.word:
-            if binary:
-                w = "[0-9A-Za-z_\\x80-\\xff]" if utf8 else "[0-9A-Za-z_]"
-            else:
-                w = "\\w"
-            width = widths.pop() if len(widths) == 1 else None
-            if width:
-                # the look-behind after the match keeps the literal-prefix search fast
-                dot = "[^\\x00]" if cfg.eol == b"\0" else "[^\\n]"
-                core = f"(?:{core})(?<!{w}{dot}{{{width}}})(?!{w})"
-            else:
-                core = f"(?<!{w})(?:{core})(?!{w})"
-        if cfg.line:
-            if cfg.eol == b"\n":
-                core = f"(?m:^)(?:{core})(?m:$)"
-            else:
-                core = f"(?<![^\\x00])(?:{core})(?![^\\x00])"
-        flags = re.IGNORECASE if cfg.icase else 0
-        if not binary and not utf8:
-            flags |= re.ASCII
-        if cfg.mode == "P":
-            flags |= re.MULTILINE | re.ASCII  # grep 3.8 does not use PCRE2_UCP
-        e = "\\x00" if cfg.eol == b"\0" else "\\n"
-        scan = f"(?:{core})[^{e}]*{e}"
+            if cfg.word or cfg.line:
+                p = pats[0] if pats else ""
+                p = f"\\b(?:{p})\\b" if cfg.word else f"^(?:{p})$"
+                pats = [p]
+            return regex.compile(pats[0] if pats else "", "perl", **opts)
+        dialect = {"F": "fixed", "E": "ere"}.get(cfg.mode, "bre")
+        return regex.compile_many(pats, dialect, word=cfg.word, line=cfg.line, **opts)
+
+    def _scan(self, buf: bytes) -> bytes:
+        """The bytes to scan for ``buf`` (NUL and newline swapped under ``-z``)."""
+        if not self.rx.swap:
+            return buf
+        last = self._last
+        if last is not None and last[0] is buf:
+            return last[1]
+        data = self.rx.prepare(buf)
+        self._last = (buf, data)
+        return data
+
+    def _search(self, buf: bytes, pos: int, end: int):
         try:
-            if binary:
-                self.rx = re.compile(core.encode("latin-1"), flags)
-                self.rx_scan = re.compile(scan.encode("latin-1"), flags)
-            else:
-                self.rx = re.compile(core, flags)
-                self.rx_scan = re.compile(scan, flags)
-        except re.error as err:
-            if cfg.mode == "P":
-                raise Exit(2, _pcre_message(err)) from None
-            raise Exit(2, "Invalid regular expression") from None
-        except (OverflowError, RecursionError):
-            raise Exit(2, "Regular expression too big") from None
-        self.longest = longest and not end_sensitive
-        # counting: one empty group so findall returns cheap empty strings
-        count_src = scan + "()" if self.rx.groups == 0 else ""
-        if count_src:
-            self.rx_count = re.compile(count_src.encode("latin-1") if binary else count_src, flags)
-        else:
-            self.rx_count = None
-        self.eol_x = cfg.eol if binary else cfg.eol.decode("latin-1")
+            return self.rx.search(self._scan(buf), pos, end)
+        except regex.TooComplex:
+            raise Exit(2, regex.TOO_COMPLEX) from None
 
     def lines(self, buf, pos: int, end: int):
         """Spans (start, end-before-eol) of the lines in buf[pos:end] that match."""
         eol = self.eol_x
-        if self.per_line:
-            rx = self.rx
+        find = buf.find
+        if self.per_line:  # -P: RE2's Perl classes could cross a line end otherwise
             while pos < end:
-                nl = buf.index(eol, pos, end)
-                if rx.search(buf, pos, nl) is not None:
+                nl = find(eol, pos, end)
+                nl = end if nl < 0 else nl
+                if self._search(buf, pos, nl) is not None:
                     yield pos, nl
                 pos = nl + 1
             return
-        rfind = buf.rfind
-        for m in self.rx_scan.finditer(buf, pos, end):
-            ms = m.start()
-            yield rfind(eol, 0, ms) + 1 if ms > pos else pos, m.end() - 1
+        try:
+            scan_eol = b"\n" if self.rx.swap else eol  # -z scans NUL/newline swapped
+            yield from self.rx.lines(self._scan(buf), pos, end, scan_eol)
+        except regex.TooComplex:
+            raise Exit(2, regex.TOO_COMPLEX) from None
 
     def count(self, buf, pos: int, end: int) -> int:
         """How many lines of buf[pos:end] match."""
-        if self.rx_count is not None and not self.per_line:
-            return len(self.rx_count.findall(buf, pos, end))
-        return sum(1 for _ in self.lines(buf, pos, end))
+        if self.per_line or self.rx.swap:
+            return sum(1 for _ in self.lines(buf, pos, end))
+        try:
+            return self.rx.count_lines(buf, pos, end, self.eol_x)
+        except regex.TooComplex:
+            raise Exit(2, regex.TOO_COMPLEX) from None
 
     def matches(self, buf, start: int, end: int):
         """Non-empty matches (start, end) within one line, for -o."""
-        rx = self.rx
         pos = start
         while pos <= end:
-            if self.longest:
-                m = _regex.search_longest(rx, buf, pos, end)
-            else:
-                m = rx.search(buf, pos, end)
+            m = self._search(buf, pos, end)
             if m is None:
                 return
             s, e = m.span()
@@ -545,16 +458,16 @@ class Searcher:
         buf = self.buf
         utf8 = self.cfg.utf8
         if pos >= self.bpos:
-            self.bval += len(_regex.encode(buf[self.bpos : pos], utf8))
+            self.bval += len(regex.encode(buf[self.bpos : pos], utf8))
         else:
-            self.bval -= len(_regex.encode(buf[pos : self.bpos], utf8))
+            self.bval -= len(regex.encode(buf[pos : self.bpos], utf8))
         self.bpos = pos
         return self.bval
 
     def _bytes(self, s: int, e: int) -> bytes:
         if self.m.binary:
             return self.buf[s:e]
-        return _regex.encode(self.buf[s:e], self.cfg.utf8)
+        return regex.encode(self.buf[s:e], self.cfg.utf8)
 
     def _colored(self, ls: int, le: int) -> bytes:
         """The line with its matches highlighted (when --color is on)."""
@@ -750,7 +663,7 @@ class Searcher:
         elif text is not None:
             new = text
         else:
-            new = _regex.decode(raw, cfg.utf8)
+            new = regex.decode(raw, cfg.utf8)
         tail = self.tail
         buf = tail + new if tail else new
         self.buf = buf
@@ -834,7 +747,7 @@ class Searcher:
         for ls, le in self.m.lines(buf, pos, len(buf)):
             line = buf[ls : le + 1]
             if not binary:
-                line = _regex.encode(line, utf8)
+                line = regex.encode(line, utf8)
             if prefix:
                 out.append(prefix)
             if numbered:
@@ -1017,6 +930,12 @@ class Grep:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     cfg, files = configure(inv)
     if cfg.max_count == 0:
         return 1

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import re
-
 from vshell.builtins import _textio as tio
 from vshell.command import Exit, Invocation
+from vshell.text import regex
 
 
 def _style(inv: Invocation, v: str, what: str):
     if v in ("a", "t", "n"):
         return v
     if v.startswith("p"):
-        try:
-            return re.compile(v[1:].encode("utf-8", "surrogateescape"))
-        except re.error as e:
+        try:  # GNU nl: a basic regular expression, one line at a time
+            return regex.compile(v[1:], "bre", utf8=regex.is_utf8_locale(inv.env))
+        except regex.RegexError as e:
             raise Exit(1, str(e)) from None
     raise tio.usage_error(inv, f"invalid {what} numbering style: {tio.quote(v)}")
 
@@ -30,6 +29,12 @@ def _int(inv: Invocation, v: str, what: str, positive: bool = False) -> int:
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     opts = tio.options(inv, "b:d:f:h:i:l:n:ps:v:w:", [
         "body-numbering=", "section-delimiter=", "footer-numbering=", "header-numbering=",
         "line-increment=", "join-blank-lines=", "number-format=", "no-renumber",
@@ -117,7 +122,10 @@ def run(inv: Invocation) -> int:
                 elif style == "n":
                     do = False
                 else:
-                    do = style.search(line) is not None
+                    try:
+                        do = style.search(line) is not None
+                    except regex.TooComplex:
+                        raise Exit(1, regex.TOO_COMPLEX) from None
                 res.append((number() if do else blank_fmt) + line + nl)
                 if len(res) > 4096:
                     out.write(b"".join(res))

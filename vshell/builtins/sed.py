@@ -1,7 +1,7 @@
 """sed: the GNU sed 4.9 stream editor over the VFS.
 
 Text is handled as ``str``: input bytes are decoded per locale (UTF-8 with
-surrogateescape, or latin-1 in the C locale -- see :mod:`vshell.builtins._regex`), so any
+surrogateescape, or latin-1 in the C locale -- see :mod:`vshell.text.regex`), so any
 byte sequence survives unchanged and regexes see characters as GNU does.  The script is
 compiled by :mod:`vshell.builtins.sed_parse`; this module reads input (with one line of
 look-ahead for ``$``), runs the program and writes output, in place (``-i``) through a
@@ -18,7 +18,6 @@ import re
 import secrets
 from collections.abc import Iterator
 
-from vshell.builtins import _regex
 from vshell.builtins._opts import UsageError, parse
 from vshell.builtins.sed_parse import (
     NO_REGEX,
@@ -32,6 +31,7 @@ from vshell.builtins.sed_parse import (
     compile_sed_regex,
 )
 from vshell.command import Exit, Invocation
+from vshell.text import regex
 
 CHUNK = 1 << 16
 
@@ -111,7 +111,7 @@ class Output:
 
     def flush(self) -> None:
         if self.parts:
-            data = _regex.encode("".join(self.parts), self.utf8)
+            data = regex.encode("".join(self.parts), self.utf8)
             self.parts = []
             self.size = 0
             self.stream.write(data)
@@ -180,9 +180,9 @@ class Input:
                     rest = data
                     continue
                 rest = data[cut + 1 :]
-                yield _regex.decode(data[:cut], utf8), True
+                yield regex.decode(data[:cut], utf8), True
             if rest:
-                yield _regex.decode(rest, utf8), False
+                yield regex.decode(rest, utf8), False
         finally:
             if handle is not None:
                 handle.close()
@@ -258,7 +258,7 @@ class Sed:
         self.sandbox = False
         self.unbuffered = False
         self.extended = False
-        self.utf8 = _regex.is_utf8_locale(inv.env)
+        self.utf8 = regex.is_utf8_locale(inv.env)
         self.prog = Program()
         self.lineno = 0
         self.last_regex: Regex | None = None
@@ -339,7 +339,7 @@ class Sed:
             # effectively does for invalid sequences), so its bytes match the input's.
             self.utf8 = False
             for p in pieces:
-                p.text = _regex.decode(_regex.encode(p.text, True), False)
+                p.text = regex.decode(regex.encode(p.text, True), False)
         self.stdout_out = Output(inv.stdout, self.utf8, self.eol, self.unbuffered)
         self.stderr_out = Output(inv.stderr, self.utf8, "\n")
         self.out = self.stdout_out
@@ -366,7 +366,7 @@ class Sed:
                     data = f.read()
         except OSError as e:
             raise Exit(4, f"couldn't open file {name}: {e.strerror}") from None
-        return Piece(_regex.decode(data, self.utf8), f"file {name}", is_file=True)
+        return Piece(regex.decode(data, self.utf8), f"file {name}", is_file=True)
 
     def open_wfiles(self) -> None:
         for cmd in self.prog.commands:
@@ -528,7 +528,7 @@ class Sed:
     # -- addresses
     def match_regex(self, rx: Regex, text: str) -> bool:
         comp = self.resolve(rx)
-        return comp.regex.search(text) is not None
+        return comp.search(text) is not None
 
     def resolve(self, rx: Regex):
         if rx.pattern is None:
@@ -626,7 +626,7 @@ class Sed:
                 chosen = not cmd.negate
             elif cmd.a2 is None and a1.kind == "re" and a1.regex.pattern is not None:
                 self.last_regex = a1.regex
-                chosen = (a1.regex.compiled.regex.search(self.ps) is not None) != cmd.negate
+                chosen = (a1.regex.compiled.search(self.ps) is not None) != cmd.negate
             else:
                 chosen = self.selected(cmd)
             if not chosen:
@@ -787,7 +787,7 @@ class Sed:
                     data = f.read()
         except OSError:
             return None
-        return _regex.decode(data, self.utf8)
+        return regex.decode(data, self.utf8)
 
     def read_one_line(self, name: str) -> tuple[str, bool] | None:
         if name not in self.rfiles:
@@ -807,7 +807,7 @@ class Sed:
     def list_ps(self, width: int | None) -> None:
         width = self.line_len if width is None else width
         line_len = width - 1 if width > 0 else 0
-        data = _regex.encode(self.ps, self.utf8)
+        data = regex.encode(self.ps, self.utf8)
         out: list[str] = []
         col = 0
         for b in data:
@@ -836,7 +836,7 @@ class Sed:
             raise Exit(1, "e: cannot run commands here")
         buf = io.BytesIO()
         inv.run_command(["sh", "-c", command], stdin=b"", stdout=buf)
-        return _regex.decode(buf.getvalue(), self.utf8)
+        return regex.decode(buf.getvalue(), self.utf8)
 
     # -- s///
     def substitute(self, sub: Subst) -> None:
@@ -847,7 +847,7 @@ class Sed:
         if fast is not None:
             if fast.__class__ is not str:
                 fast = self.case_expander(sub)
-            new, n = comp.regex.subn(fast, ps, 0 if sub.globally else 1)  # type: ignore[arg-type]
+            new, n = comp.subn(fast, ps, 0 if sub.globally else 1)  # type: ignore[arg-type]
             if not n:
                 return
             self.ps = new
@@ -962,16 +962,14 @@ class Sed:
         rx = sub.regex
         if rx.pattern is None or rx.multiline or rx.compiled is None:
             return None
-        if "\n" in rx.pattern or "\\n" in rx.pattern or rx.compiled.longest:
+        if "\n" in rx.pattern or "\\n" in rx.pattern:
             return None
         if self.eol != "\n":
             return None
         try:
-            comp = _regex.compile_posix(
-                _numeric(rx.pattern), extended=self.extended, icase=rx.icase, utf8=self.utf8,
-                eol="\n", strict=True, gnu_escapes=True,
-            )
-        except _regex.RegexError:
+            comp = compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
+                                     eol="\n")
+        except regex.RegexError:
             return None
         template = "".join(
             str(v).replace("\\", "\\\\") if k == "lit" else f"\\g<{v}>" for k, v in sub.parts
@@ -986,11 +984,11 @@ class Sed:
         ):
             replacement = "".join(str(v) for _, v in sub.parts)
             return ("lit", sub.globally, literal, replacement)
-        if sub.globally and (comp.regex.search("") is not None or comp.end_sensitive):
-            return None  # empty matches: GNU's rules differ from re.sub's
+        if sub.globally and comp.search("") is not None:
+            return None  # empty matches: keep to the general loop
         if not sub.globally:
-            return ("re1", False, comp.regex, sub)
-        return ("re", sub.globally, comp.regex, template)
+            return ("re1", False, comp, sub)
+        return ("re", sub.globally, comp, template)
 
     def grep_like(self, cmd: Command):
         """``-n /re/p`` or ``/re/d`` (either with ``!``) as a scan for matching lines."""
@@ -1002,13 +1000,11 @@ class Sed:
         if (cmd.name == "p") != self.quiet:
             return None
         try:
-            comp = _regex.compile_posix(
-                _numeric(rx.pattern), extended=self.extended, icase=rx.icase, utf8=self.utf8,
-                eol="\n", strict=True, gnu_escapes=True,
-            )
-        except _regex.RegexError:
+            comp = compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
+                                     eol="\n")
+        except regex.RegexError:
             return None
-        scan = re.compile(f"(?:{comp.source})[^\\n]*\\n", comp.regex.flags)
+        scan = comp
         keep_matching = (cmd.name == "p") != cmd.negate
         return ("grep", keep_matching, scan, None)
 
@@ -1020,14 +1016,12 @@ class Sed:
                 pieces: list[str] = []
                 pos = 0
                 last_kept = False
-                rfind = text.rfind
-                for m in scan.finditer(text):
-                    ls = rfind("\n", 0, m.start()) + 1
+                for ls, le in _selected_lines(scan, text):
                     if keep_matching:
-                        pieces.append(text[ls : m.end()])
+                        pieces.append(text[ls:le])
                     elif ls > pos:
                         pieces.append(text[pos:ls])
-                    pos = m.end()
+                    pos = le
                 if keep_matching:
                     last_kept = pos == len(text)
                 else:
@@ -1066,32 +1060,89 @@ class Sed:
 
 
     def first_per_line(self, regex, sub: Subst, text: str) -> str:
-        """Replace the first match on each line (``s/re/rep/`` without ``g``)."""
-        search = regex.search
+        """Replace the first match on each line (``s/re/rep/`` without ``g``).
+
+        ``regex`` is line-oriented (eol ``\\n``), so one search over the chunk finds the
+        next line with a match: RE2 skips the others without a Python call per line.
+        """
+        spans_iter = regex.first_per_line(text)
+        if spans_iter is not None and not sub.has_case:
+            return _first_per_line_spans(spans_iter, sub, text)
         expand = self.expand
-        out = []
-        for line in text.split("\n"):
-            m = search(line)
-            if m is None:
-                out.append(line)
+        find = text.find
+        out: list[str] = []
+        pos = 0  # start of the first line not yet handled
+        for m in regex.finditer(text):
+            s, e = m.span()
+            if s < pos:
+                continue  # a later match on a line already substituted
+            nl = find("\n", e)
+            out.append(text[pos:s])
+            out.append(expand(sub, m))
+            if nl < 0:
+                out.append(text[e:])
+                return "".join(out)
+            out.append(text[e : nl + 1])
+            pos = nl + 1
+        out.append(text[pos:])
+        return "".join(out)
+
+
+def _first_per_line_spans(spans_iter, sub: Subst, text: str) -> str:
+    """:meth:`first_per_line` from raw spans (byte and character offsets agree): no match
+    object, the replacement's pieces cut straight from ``text``."""
+    parts = [(k == "lit", v) for k, v in sub.parts]
+    find = text.find
+    out: list[str] = []
+    add = out.append
+    pos = 0
+    for spans in spans_iter:
+        s, e = spans[0]
+        add(text[pos:s])
+        for is_lit, v in parts:
+            if is_lit:
+                add(v)  # type: ignore[arg-type]
             else:
-                out.append(line[: m.start()] + expand(sub, m) + line[m.end() :])
-        return "\n".join(out)
+                a, b = spans[v]  # type: ignore[index]
+                if a >= 0:
+                    add(text[a:b])
+        nl = find("\n", e)
+        if nl < 0:
+            add(text[e:])
+            return "".join(out)
+        add(text[e : nl + 1])
+        pos = nl + 1
+    add(text[pos:])
+    return "".join(out)
 
 
-def _simple_sub(comp: _regex.Compiled, sub: Subst) -> str | bool | None:
+def _selected_lines(comp: regex.Regex, text: str):
+    """Spans (start, end past the newline) of the lines of ``text`` that ``comp`` matches;
+    ``text`` ends with a newline and ``comp`` is line-oriented (eol ``\\n``)."""
+    pos = 0
+    n = len(text)
+    find = text.find
+    rfind = text.rfind
+    while pos < n:
+        m = comp.search(text, pos)
+        if m is None or m.start() >= n:
+            return
+        s = m.start()
+        k = rfind("\n", pos, s)
+        ls = k + 1 if k >= 0 else pos
+        nl = find("\n", s)
+        yield ls, nl + 1
+        pos = nl + 1
+
+
+def _simple_sub(comp: regex.Regex, sub: Subst) -> str | bool | None:
     """How ``re.subn`` can do this substitution: a template string, True (a function is
     needed for case conversion), or None (GNU's empty-match/longest rules need our loop)."""
     cached = sub.fast
     if cached is not None and cached[0] is comp:
         return cached[1]
     result: str | bool | None
-    if (
-        sub.nth != 1
-        or comp.longest
-        or comp.end_sensitive
-        or comp.regex.search("") is not None
-    ):
+    if sub.nth != 1 or comp.search("") is not None:
         result = None
     elif sub.has_case:
         result = True
@@ -1121,9 +1172,19 @@ _L_ESC = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     sed = Sed(inv)
     files = sed.configure()
-    return sed.run(files)
+    try:
+        return sed.run(files)
+    except regex.TooComplex:
+        sed.out.flush()
+        raise Exit(4, regex.TOO_COMPLEX) from None
 
 
 __all__ = ["compile_sed_regex", "run"]

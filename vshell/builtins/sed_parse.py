@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from vshell.builtins import _regex
 from vshell.records import field, record
+from vshell.text import regex
 
 # GNU sed's messages.
 UNTERM_S = "unterminated `s' command"
@@ -57,7 +57,7 @@ class Regex:
     pattern: str | None
     icase: bool = False
     multiline: bool = False
-    compiled: _regex.Compiled | None = None
+    compiled: regex.Regex | None = None
 
 
 @record
@@ -374,7 +374,7 @@ class Parser:
             rx.compiled = compile_sed_regex(
                 rx.pattern, self.extended, rx.icase, rx.multiline, self.utf8, self.posix
             )
-        except _regex.RegexError as e:
+        except regex.RegexError as e:
             raise self.error(str(e)) from None
 
     # -- commands
@@ -754,20 +754,15 @@ _BRACKET_ESC = re.compile(r"\\([afnrtv])")
 
 
 def compile_sed_regex(
-    pattern: str, extended: bool, icase: bool, multiline: bool, utf8: bool, posix: bool = False
-) -> _regex.Compiled:
-    """A sed regex: GNU escapes on, glibc's strict syntax, ``.`` matches newline."""
+    pattern: str, extended: bool, icase: bool, multiline: bool, utf8: bool, posix: bool = False,
+    eol: str | None = None,
+) -> regex.Regex:
+    """A sed regex: GNU escapes on, glibc's strict syntax, ``.`` matches newline (unless
+    ``eol`` makes it line-oriented, for the whole-chunk fast paths)."""
     pattern = _numeric_escapes(pattern)
-    return _regex.compile_posix(
-        pattern,
-        extended=extended,
-        icase=icase,
-        utf8=utf8,
-        eol=None,
-        multiline=multiline,
-        strict=True,
-        gnu_escapes=True,
-        posix=posix,
+    return regex.compile(
+        pattern, "ere" if extended else "bre", icase=icase, utf8=utf8, eol=eol,
+        multiline=multiline, strict=True, gnu_escapes=True, posix=posix,
     )
 
 

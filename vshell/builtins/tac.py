@@ -5,23 +5,29 @@ A file is held in memory while it is reversed (GNU spools pipes to a temp file i
 
 from __future__ import annotations
 
-import re
-
 from vshell.builtins import _textio as tio
 from vshell.command import Exit, Invocation
+from vshell.text import regex
 
 
 def run(inv: Invocation) -> int:
+    """The command; a back-reference search inside it stops with the run's timeout."""
+    with regex.cancellable(inv.cancel.check):
+        return _run(inv)
+
+
+def _run(inv: Invocation) -> int:
     opts = tio.options(inv, "brs:", ["before", "regex", "separator="])
     before = opts.has("-b", "--before")
-    regex = opts.has("-r", "--regex")
+    use_regex = opts.has("-r", "--regex")
     sep_text = opts.last("-s", "--separator", default="\n") or ""
     sep = sep_text.encode("utf-8", "surrogateescape") or b"\0"
     rx = None
-    if regex:
-        try:
-            rx = re.compile(sep)
-        except re.error as e:
+    if use_regex:
+        try:  # GNU tac -r: GNU regex's emacs syntax over the whole input
+            utf8 = regex.is_utf8_locale(inv.env)
+            rx = regex.compile_syntax(sep_text or "\0", "emacs", utf8=utf8)
+        except regex.RegexError as e:
             raise Exit(1, f"{e}") from None
     status = 0
     for name in opts.operands or ["-"]:
@@ -44,7 +50,10 @@ def run(inv: Invocation) -> int:
         finally:
             tio.close_input(inv, f)
         if rx is not None:
-            inv.stdout.write(_reverse_regex(data, rx, before))
+            try:
+                inv.stdout.write(_reverse_regex(data, rx, before))
+            except regex.TooComplex:
+                raise Exit(1, regex.TOO_COMPLEX) from None
         else:
             inv.stdout.write(_reverse(data, sep, before))
     return status
@@ -66,10 +75,18 @@ def _reverse(data: bytes, sep: bytes, before: bool) -> bytes:
     return last + sep.join(reversed(parts)) + sep
 
 
-def _reverse_regex(data: bytes, rx: re.Pattern[bytes], before: bool) -> bytes:
+def _reverse_regex(data: bytes, rx: regex.Regex, before: bool) -> bytes:
     """Separators found scanning backwards, as GNU's re_search from the end does."""
-    look = re.compile(b"(?=(" + rx.pattern + b"))")
-    starts = [m.start() for m in look.finditer(data) if m.group(1)]
+    starts = []
+    p = 0
+    while p <= len(data):  # every position where a non-empty separator match starts
+        m = rx.search(data, p)
+        if m is None:
+            break
+        s = m.start()
+        if m.end() > s:  # leftmost-longest: an empty match means none longer starts here
+            starts.append(s)
+        p = s + 1
     seps: list[tuple[int, int]] = []
     pos = len(data)
     for s in reversed(starts):

@@ -398,78 +398,31 @@ class _DParser:
         return ex.word(t) != ""
 
     def _regex(self, left: str, rhs_raw: str) -> bool:
+        """``[[ left =~ ERE ]]``: glibc's ERE on RE2 (leftmost-longest, as bash sees it)."""
+        from vshell.text import regex
+
         sh = self.sh
         src = sh.expander.regex_word(rhs_raw)
         try:
-            flags = re.IGNORECASE if sh.state.shopt.get("nocasematch") else 0
-            rx = re.compile(ere_to_python(src), flags)
-        except (re.error, ValueError):
+            rx = regex.compile(src, "bash", icase=bool(sh.state.shopt.get("nocasematch")))
+        except regex.RegexError:
             sh.state.set_array("BASH_REMATCH", {})
             raise _BadRegex() from None
-        m = rx.search(left)
+        try:
+            with regex.cancellable(sh.ctx.cancel.check):
+                m = rx.search(left)
+        except regex.TooComplex:
+            sh.state.set_array("BASH_REMATCH", {})
+            sh.err(regex.TOO_COMPLEX)
+            raise _BadRegex() from None
         if not m:
             sh.state.set_array("BASH_REMATCH", {})
             return False
         groups = {0: m.group(0)}
-        for k in range(1, (rx.groups or 0) + 1):
+        for k in range(1, rx.groups + 1):
             groups[k] = m.group(k) or ""
         sh.state.set_array("BASH_REMATCH", groups)
         return True
-
-
-_CLASSES = {
-    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-    "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "punct": "!-/:-@\\[-`{-~", "xdigit": "0-9A-Fa-f",
-    "cntrl": "\\x00-\\x1f\\x7f", "print": " -~", "graph": "!-~", "word": "a-zA-Z0-9_",
-}
-
-
-def ere_to_python(src: str) -> str:
-    """POSIX ERE (as bash's regcomp sees it) → Python regex syntax."""
-    out: list[str] = []
-    i = 0
-    n = len(src)
-    while i < n:
-        c = src[i]
-        if c == "\\" and i + 1 < n:
-            out.append(src[i : i + 2])
-            i += 2
-            continue
-        if c == "[":
-            j = i + 1
-            parts = ["["]
-            if j < n and src[j] in "^!":
-                parts.append("^")
-                j += 1
-            if j < n and src[j] == "]":
-                parts.append("\\]")
-                j += 1
-            while j < n and src[j] != "]":
-                if src.startswith("[:", j):
-                    k = src.find(":]", j + 2)
-                    if k > 0:
-                        parts.append(_CLASSES.get(src[j + 2 : k], ""))
-                        j = k + 2
-                        continue
-                ch = src[j]
-                if ch in "\\[":
-                    parts.append("\\" + ch)
-                else:
-                    parts.append(ch)
-                j += 1
-            if j >= n:
-                raise ValueError("unterminated bracket")
-            parts.append("]")
-            out.append("".join(parts))
-            i = j + 1
-            continue
-        if c == "{" and not re.match(r"\{\d*(,\d*)?\}", src[i:]):
-            out.append("\\{")
-            i += 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
 
 
 class _BadRegex(Exception):

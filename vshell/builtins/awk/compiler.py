@@ -67,6 +67,7 @@ class Compiler:
         self.array_params: dict[str, set[int]] = {name: set() for name in prog.functions}
         self.fn: Function | None = None
         self.locals: dict[str, int] = {}
+        self.record_regexes: list[Any] = []  # static /re/ tested on $0: primed per batch
         self.func_cells: dict[str, list[Callable[..., Any] | None]] = {
             name: [None] for name in prog.functions
         }
@@ -718,20 +719,23 @@ class Compiler:
             src = renode[1]
             p0 = rx0([])
             fast = getattr(p0, "fast", p0)
+            test = fast.test
+            if subject == ("field", ("num", 0.0)) and fast not in self.record_regexes:
+                self.record_regexes.append(fast)  # primed per batch of records
             if neg:
-                return lambda F: (
-                    fast if not st.IGNORECASE else _fast(compile_ere(src, True))
-                ).search(sv(F)) is None
+                return lambda F: not (
+                    test if not st.IGNORECASE else _fast(compile_ere(src, True)).test
+                )(sv(F))
             return lambda F: (
-                fast if not st.IGNORECASE else _fast(compile_ere(src, True))
-            ).search(sv(F)) is not None
+                test if not st.IGNORECASE else _fast(compile_ere(src, True)).test
+            )(sv(F))
 
         def rx(F: list) -> Any:
             return _fast(rx0(F))
 
         if neg:
-            return lambda F: rx(F).search(sv(F)) is None
-        return lambda F: rx(F).search(sv(F)) is not None
+            return lambda F: not rx(F).test(sv(F))
+        return lambda F: rx(F).test(sv(F))
 
     def in_bool(self, node: Node) -> Fn:
         _, subs, name = node

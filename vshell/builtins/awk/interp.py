@@ -230,6 +230,8 @@ class Runner:
         start = rd.bi
         rd.bi = len(batch)
         records = batch[start:] if start else batch
+        for rx in self.comp.record_regexes:
+            rx.prime(records)  # lets `/re/` answer most records without an engine call
         if not self.assigns_fields and not self.reads_nr:
             # NR/FNR are only read after the batch (END, BEGINFILE...): count at the end
             done = 0

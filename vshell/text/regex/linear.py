@@ -1,0 +1,114 @@
+"""Python's ``re`` for the few pattern shapes where it provably cannot backtrack.
+
+Why: RE2 is linear but each call costs a couple of microseconds (GIL hand-over, search
+set-up), which dominates awk's field splitting and per-line ``gsub`` on short records;
+``re`` does a whole ``split``/``sub`` in one C call.  It is used only for a run of fixed
+single-character atoms optionally ended by one repeated atom (``[ ,]+``, ``a+``,
+``x[0-9]*``, ``\\t``): nothing follows the repeat, so an attempt never backtracks, every
+search is linear, and greedy on the last atom is exactly POSIX's longest match.  Subjects
+longer than :data:`MAX_SUBJECT` still go to RE2, so even a linear scan never holds the GIL
+for long.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vshell.text.regex.ast import Assert, Cat, Lit, Node, Range, Repeat, Set
+
+MAX_SUBJECT = 64 * 1024
+
+
+def _char(cp: int) -> str:
+    return re.escape(chr(cp))
+
+
+def _set(node: Set, utf8: bool, eol: str | None) -> str:
+    body = "".join(
+        _char(lo) if lo == hi else f"{_char(lo)}-{_char(hi)}" for lo, hi in _clip(node.ranges, utf8)
+    )
+    if node.negate:
+        extra = "" if eol is None else _char(ord(eol))
+        if utf8:
+            extra += "\\udc80-\\udcff"  # an invalid byte is matched by nothing but itself
+        if not body and not extra:
+            return "(?s:.)"
+        return f"[^{body}{extra}]"
+    if eol is not None:
+        return _set(Set([r for r in _without(node.ranges, ord(eol))]), utf8, None)
+    return f"[{body}]" if body else "[^\\x00-\\U0010ffff]"
+
+
+def _clip(ranges: list[Range], utf8: bool) -> list[Range]:
+    top = 0x10FFFF if utf8 else 0xFF
+    out = []
+    for lo, hi in ranges:
+        if lo > top:
+            continue
+        hi = min(hi, top)
+        if utf8 and lo <= 0xDFFF and hi >= 0xD800:  # surrogates stand for invalid bytes
+            if lo < 0xD800:
+                out.append((lo, 0xD7FF))
+            if hi > 0xDFFF:
+                out.append((0xE000, hi))
+            continue
+        out.append((lo, hi))
+    return out
+
+
+def _without(ranges: list[Range], cp: int) -> list[Range]:
+    out = []
+    for lo, hi in ranges:
+        if lo <= cp <= hi:
+            if lo < cp:
+                out.append((lo, cp - 1))
+            if cp < hi:
+                out.append((cp + 1, hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _atom(node: Node, utf8: bool, eol: str | None) -> str | None:
+    if isinstance(node, Lit):
+        if utf8 and 0xD800 <= node.cp <= 0xDFFF:
+            return None
+        return _char(node.cp)
+    if isinstance(node, Set):
+        return _set(node, utf8, eol)
+    return None
+
+
+def compile_linear(
+    tree: Node, *, utf8: bool, icase: bool, eol: str | None, multiline: bool,
+) -> re.Pattern[str] | None:
+    """A ``re`` pattern for ``tree`` when its shape cannot backtrack, else None."""
+    items = tree.items if isinstance(tree, Cat) else [tree]
+    if not items or (icase and utf8):
+        return None  # (Python's and RE2's Unicode case folding differ at the edges)
+    out: list[str] = []
+    for k, item in enumerate(items):
+        last = k == len(items) - 1
+        if isinstance(item, Assert):
+            if item.kind == "bol" and k == 0 and eol is None and not multiline:
+                out.append("\\A")
+                continue
+            if item.kind == "eol" and last and eol is None and not multiline:
+                out.append("\\Z")
+                continue
+            return None
+        if isinstance(item, Repeat):
+            atom = _atom(item.node, utf8, eol)
+            if not last or atom is None or item.hi is not None or item.lo > 1:
+                return None  # a repeat with anything after it could backtrack
+            out.append(atom + ("+" if item.lo else "*"))
+            continue
+        atom = _atom(item, utf8, eol)
+        if atom is None:
+            return None
+        out.append(atom)
+    flags = re.DOTALL | (re.IGNORECASE if icase else 0) | (0 if utf8 else re.ASCII)
+    try:
+        return re.compile("".join(out), flags)
+    except (re.error, OverflowError):
+        return None
