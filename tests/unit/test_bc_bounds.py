@@ -34,7 +34,7 @@ def test_big_but_bounded_numbers_are_exact_like_gnu(tmp_path, script: str) -> No
 
 @needs_bc
 @pytest.mark.parametrize("script", ["scale=500; e(1); l(3); s(4); c(5); a(6)",
-                                    "scale=5; e(-50); s(100); e(-3)", "e(1000)"])
+                                    "scale=5; e(-50); e(-3); s(1)", "e(1000)"])
 def test_mathlib_within_its_precision_is_like_gnu(tmp_path, script: str) -> None:
     got = run_cmd(tmp_path, ["bc", "-l"], stdin=(script + "\n").encode())
     assert (got.status, got.stdout) == (0, _gnu(script, "-l"))
