@@ -143,6 +143,25 @@ class _Args:
         self.status = 1
 
 
+MAX_FIELD = 1 << 20
+"""The widest field width, and the longest numeric precision, printf formats (1 Mi).
+
+bash pads ``printf '%*d' 2000000000 1`` to 2 GB; formatting builds the text in memory, so
+past this bound the conversion is refused with a message and status 1 instead of
+allocating gigabytes. A ``%s`` precision only cuts and needs no bound."""
+
+
+def _field_too_large(sh: Shell, width: str, prec: str | None, conv: str) -> bool:
+    """Say so and return True when a width or precision is past :data:`MAX_FIELD`."""
+    for kind, value in (("field width", width),
+                        ("precision", prec if conv in "diouxXeEfFgGaA" else None)):
+        if value and int(value) > MAX_FIELD:
+            sh.err(f"printf: {value}: {kind} too large (vshell's printf takes at most"
+                   f" {MAX_FIELD})")
+            return True
+    return False
+
+
 def _fmt_int(flags: str, width: str, prec: str | None, conv: str, v: int) -> str:
     if conv in "ouxX" and v < 0:
         v &= (1 << 64) - 1
@@ -239,6 +258,10 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
         if prec == "*":
             p = int(args.num("d"))
             prec = str(p) if p >= 0 else None
+        if _field_too_large(sh, width, prec, conv):
+            args.status = 1
+            args.next()  # the argument is used up, as when a conversion fails
+            continue
         if conv.startswith("("):
             tf = conv[1:-2]
             a = args.next()
@@ -309,12 +332,21 @@ def b_printf(sh: Shell, name: str, args: list[str]) -> int:
         return 2
     a = _Args(sh, rest)
     chunks: list[str] = []
+    held = 0  # characters in chunks
     while True:
+        sh.check()  # the format is reused for every group of arguments: one per step
         try:
             text, stop = format_once(sh, fmt, a)
         except _BadFormat:
+            if var is None:
+                sh.write_out("".join(chunks).encode("utf-8", "surrogateescape"))
             return 1
         chunks.append(text)
+        held += len(text)
+        if var is None and held > MAX_FIELD:
+            sh.write_out("".join(chunks).encode("utf-8", "surrogateescape"))
+            chunks.clear()  # written as it goes: memory stays near one field
+            held = 0
         if stop or not a.more() or not _SPEC.search(fmt.replace("%%", "")):
             break
     out = "".join(chunks)
