@@ -10,12 +10,19 @@ scripts rely on its corner cases (``{a}`` and ``{}`` are literal, ``{a}b,c}`` is
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 __all__ = ["BraceExpansionError", "MAX_WORDS", "expand"]
 
 #: Cap on the words one expansion may produce.  Bash only stops near INT_MAX, but a
 #: sandbox must not let ``{1..999999999}`` or ``{1..999}{1..999}{1..999}`` eat the host's
 #: memory; past this, expansion fails with bash's out-of-memory message.
 MAX_WORDS = 4_000_000
+#: Words made between two calls of the caller's cancel check (a few milliseconds of work).
+_BLOCK = 65536
+
+_local = threading.local()  # the cancel check of the expansion running on this thread
 
 _INTMAX = (1 << 63) - 1
 _INTMIN = -(1 << 63)
@@ -115,22 +122,43 @@ def _gobble(text: str, i: int, satisfy: str) -> tuple[int, bool]:
     return n, False
 
 
+def _check() -> None:
+    check = getattr(_local, "check", None)
+    if check is not None:
+        check()
+
+
 def _cross(left: list[str], right: list[str]) -> list[str]:
     if len(left) * len(right) > MAX_WORDS:
         raise BraceExpansionError(
             f"brace expansion: failed to allocate memory for {len(left) * len(right)} elements"
         )
-    return [a + b for a in left for b in right]
+    if left == [""]:
+        return right
+    if right == [""]:
+        return left
+    out: list[str] = []
+    for a in left:
+        for k in range(0, len(right), _BLOCK):
+            _check()
+            out.extend([a + b for b in right[k:k + _BLOCK]])
+    return out
 
 
-def expand(raw: str) -> list[str]:
+def expand(raw: str, check: Callable[[], None] | None = None) -> list[str]:
     """Brace-expand one raw word; a word without a valid brace expression is ``[raw]``.
 
+    ``check`` (the run's cancel check) is called every few thousand words made.
     Raises :class:`BraceExpansionError` past :data:`MAX_WORDS` results.
     """
     if "{" not in raw:
         return [raw]
-    return _expand(raw)
+    outer = getattr(_local, "check", None)
+    _local.check = check
+    try:
+        return _expand(raw)
+    finally:
+        _local.check = outer
 
 
 def _expand(text: str) -> list[str]:
@@ -287,8 +315,16 @@ def _mkseq(start: int, end: int, incr: int, kind: str, width: int) -> list[str] 
             f"brace expansion: failed to allocate memory for {count} elements"
         )
     out: list[str] = []
+    if kind == "int":  # in blocks: ``map(str, range)`` runs in C, a block at a time
+        for k in range(0, count, _BLOCK):
+            _check()
+            out.extend(map(str, range(start + k * incr, start + min(count, k + _BLOCK) * incr,
+                                      incr)))
+        return out
     n = start
     while True:
+        if len(out) % _BLOCK == 0:
+            _check()
         if kind == "int":
             out.append(str(n))
         elif kind == "zint":
