@@ -21,6 +21,9 @@ SLICE_LINES = 16384
 """Lines one ``list.sort`` call orders at most (about 10 ms): a sort is one C call that holds
 the GIL, so a bigger buffer is sorted slice by slice, cancel checked between, and the slices
 merged lazily with ``heapq.merge`` (stable, like one sort)."""
+MERGE_LINES = 65536
+"""Sorted slices are merged pairwise in C up to this many lines a run (a linear merge, a few
+milliseconds); more runs than that are merged lazily by ``heapq.merge``."""
 _LONG = ["ignore-leading-blanks", "check=?", "dictionary-order", "ignore-case",
          "general-numeric-sort", "human-numeric-sort", "ignore-nonprinting", "key=", "merge",
          "month-sort", "numeric-sort", "output=", "reverse", "random-sort", "random-source=",
@@ -312,12 +315,27 @@ def _sorted_run(inv: Invocation, buf: list[bytes], keyfn, rev: bool) -> Iterable
     if len(buf) <= SLICE_LINES:
         buf.sort(key=keyfn, reverse=rev)
         return buf
-    slices = []
+    runs: list[list] = []
     for i in range(0, len(buf), SLICE_LINES):
         inv.cancel.check()
-        slices.append(sorted(buf[i:i + SLICE_LINES], key=keyfn, reverse=rev))
+        piece: list = buf[i:i + SLICE_LINES]
+        if keyfn is not None:  # each key made once: (key, position, line), position signed
+            sign = -1 if rev else 1  # so that equal keys keep input order either way
+            piece = [(keyfn(line), sign * (i + j), line) for j, line in enumerate(piece)]
+        piece.sort(reverse=rev)
+        runs.append(piece)
     buf.clear()
-    return heapq.merge(*slices, key=keyfn, reverse=rev)
+    width = SLICE_LINES
+    while len(runs) > 1 and width < MERGE_LINES:  # neighbours merged in C: timsort sees two
+        merged = []                                # runs and merges them in linear time
+        for i in range(0, len(runs), 2):
+            inv.cancel.check()
+            pair = runs[i] + runs[i + 1] if i + 1 < len(runs) else runs[i]
+            pair.sort(reverse=rev)
+            merged.append(pair)
+        runs, width = merged, width * 2
+    ordered = runs[0] if len(runs) == 1 else heapq.merge(*runs, reverse=rev)
+    return ordered if keyfn is None else (entry[2] for entry in ordered)
 
 
 def _spill(inv: Invocation, cfg: _Config, lines: Iterable[bytes], tmpnames: list[str]) -> str:
