@@ -40,3 +40,12 @@ def test_past_the_bound_is_refused_at_once(script: str) -> None:
     assert got.stdout == b"|after\nstatus=1\n"
     assert b"too large (vshell's printf takes at most 1048576)" in got.stderr
     assert b"Error" not in got.stderr
+
+
+def test_many_wide_fields_stream_but_one_pass_or_value_is_capped() -> None:
+    got = _vshell("printf '%1048576s' $(seq 80) | wc -c")
+    assert got.stdout == b"83886080\n"  # streamed pass by pass, as bash prints it
+    got = _vshell("printf -v v '%1048576s' $(seq 80); echo $? ${#v}")
+    assert got.stdout == b"1 0\n" and b"-v: value too long" in got.stderr
+    got = _vshell("printf \"$(printf '%%1000000s%.0s' {1..80})\"; echo \" $?\"")
+    assert got.stdout == b" 1\n" and b"output too long" in got.stderr

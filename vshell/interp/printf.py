@@ -151,6 +151,11 @@ past this bound the conversion is refused with a message and status 1 instead of
 allocating gigabytes. A ``%s`` precision only cuts and needs no bound."""
 
 
+MAX_TEXT = 1 << 26
+"""The most padding one pass over the format, or one ``-v`` value, may hold (64 Mi): many
+wide fields in one format would otherwise add up to gigabytes."""
+
+
 def _field_too_large(sh: Shell, width: str, prec: str | None, conv: str) -> bool:
     """Say so and return True when a width or precision is past :data:`MAX_FIELD`."""
     for kind, value in (("field width", width),
@@ -221,6 +226,7 @@ class _BadFormat(Exception):
 def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
     """One pass over the format; returns (text, stop) where stop is a ``\\c`` or NUL."""
     out: list[str] = []
+    padding = 0  # characters of field width and precision asked for in this pass
     fmt = _printf_escapes(fmt)
     i = 0
     n = len(fmt)
@@ -262,6 +268,10 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
             args.status = 1
             args.next()  # the argument is used up, as when a conversion fails
             continue
+        padding += max(int(width or 0), int(prec or 0) if conv in "diouxXeEfFgGaA" else 0)
+        if padding > MAX_TEXT:
+            sh.err(f"printf: output too long (vshell's printf pads at most {MAX_TEXT} at once)")
+            raise _BadFormat()
         if conv.startswith("("):
             tf = conv[1:-2]
             a = args.next()
@@ -343,6 +353,9 @@ def b_printf(sh: Shell, name: str, args: list[str]) -> int:
             return 1
         chunks.append(text)
         held += len(text)
+        if var is not None and held > MAX_TEXT:
+            sh.err(f"printf: -v: value too long (vshell's printf makes at most {MAX_TEXT})")
+            return 1
         if var is None and held > MAX_FIELD:
             sh.write_out("".join(chunks).encode("utf-8", "surrogateescape"))
             chunks.clear()  # written as it goes: memory stays near one field
