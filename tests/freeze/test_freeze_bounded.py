@@ -36,6 +36,7 @@ AT_ONCE = [
     ("expr $(printf '%030000d' 1) + 1", b"number too long"),
     ("seq 1 1e12 | head -1", b"1\n"),
     ("seq inf | head -2", b"1\n2\n"),
+    ("seq -f '%2000000000g' 1", b"field width or precision too large"),
     ("seq -f %.0f 1e15 1 1e300 | head -1", b"1000000000000000\n"),
     ("echo {1..999999999}", b"failed to allocate memory"),
     ("echo {1..9999}{1..9999}", b"failed to allocate memory"),

@@ -71,3 +71,11 @@ def test_brace_expansion_refuses_before_making_the_words(word: str, count: int) 
     with pytest.raises(braces.BraceExpansionError, match=f"memory for {count} elements"):
         braces.expand(word, lambda: calls.append(1))
     assert len(calls) <= 4
+
+
+@pytest.mark.skipif(shutil.which("seq") is None, reason="GNU seq not installed")
+@pytest.mark.parametrize("fmt", ["%100000g", "%-70000.3f", "%.5000f"])
+def test_seq_wide_formats_within_the_bound_like_gnu(tmp_path, fmt: str) -> None:
+    want = subprocess.run(["seq", "-f", fmt, "3"], capture_output=True, timeout=30)
+    got = run_cmd(tmp_path, ["seq", "-f", fmt, "3"])
+    assert (got.status, got.stdout) == (want.returncode, want.stdout)
