@@ -9,14 +9,24 @@ with ``+ - * / % ^``, unary minus, comparisons, ``! && ||``, variables (``x``, `
 e``).  Output follows GNU: no leading zero (``.5``), 68 characters then ``\\``.  ``if``,
 ``while``, ``for``, ``define``, arrays and ``print``/``read`` are refused with a message
 (the line is skipped), never guessed at.
+
+Bounded work: numbers keep at most ``MAX_DIGITS`` digits before and after the point
+(``scale`` past it, an exponent or a result that would need more, and a longer literal are
+refused as runtime errors, status 1), and the ``-l`` functions work to at most
+``MAX_MATH_PREC`` significant digits: GNU bc would compute them for hours, holding the
+process, and Python's big-int and decimal arithmetic cannot be interrupted mid-call.
+Conversions to and from text go in chunks, and the run's cancel check is called between
+operations.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from decimal import Decimal, localcontext
 
+from vshell.builtins._bigdigits import approx_digits, to_int, to_str
 from vshell.builtins._opts import parse
 from vshell.command import Invocation
 
@@ -35,11 +45,20 @@ _TOKEN = re.compile(
 )
 _UNSUPPORTED = {"if", "while", "for", "define", "print", "read", "halt", "break",
                 "continue", "return", "auto", "else", "warranty", "limits"}
-_MAX_DIGITS = 1_000_000  # a result bigger than this is refused (Python's pow cannot stop)
+MAX_DIGITS = 10_000
+"""Digits a number may have on each side of the point (and the largest ``scale``): at this
+size one big-int operation takes a few milliseconds, so the GIL is never held long."""
+MAX_MATH_PREC = 560
+"""Significant digits the ``-l`` functions compute with (enough for ``scale=500``): the
+decimal module's ``ln``/``exp`` grow steeply past this and run as one C call."""
 
 
 class BcError(Exception):
     """A runtime error: GNU prints ``Runtime error (func=(main), adr=N): TEXT``."""
+
+
+class BcLimit(BcError):
+    """A number, scale or precision past vshell's bounds; bc then ends with status 1."""
 
 
 class BcSyntax(Exception):
@@ -75,7 +94,8 @@ def _tdiv(a: int, b: int) -> int:
 
 
 class Calc:
-    def __init__(self, mathlib: bool) -> None:
+    def __init__(self, mathlib: bool, check: Callable[[], None] = lambda: None) -> None:
+        self.check = check  # the run's cancel check, called between operations
         self.vars: dict[str, Num] = {}
         self.scale = 20 if mathlib else 0
         self.ibase = 10
@@ -113,6 +133,7 @@ class Calc:
 
     # --- evaluation -----------------------------------------------------------------
     def eval(self, node: tuple) -> Num:  # noqa: C901 - one dispatch on the node kind
+        self.check()
         kind = node[0]
         if kind == "num":
             return self.literal(node[1])
@@ -151,10 +172,11 @@ class Calc:
         raise BcSyntax("syntax error")
 
     def literal(self, text: str) -> Num:
-        if self.ibase == 10 and all(c in "0123456789." for c in text):
-            whole, _, frac = text.partition(".")
-            return Num(int((whole or "0") + frac), len(frac))
         whole, _, frac = text.partition(".")
+        if len(whole) > MAX_DIGITS or len(frac) > MAX_DIGITS:
+            raise BcLimit(f"number too long (vshell's bc keeps {MAX_DIGITS} digits)")
+        if self.ibase == 10 and all(c in "0123456789." for c in text):
+            return Num(to_int((whole or "0") + frac, self.check), len(frac))
         base = self.ibase
         value = 0
         for c in whole:
@@ -185,6 +207,8 @@ class Calc:
             if name == "scale":
                 if n < 0:
                     raise BcError("negative scale")
+                if n > MAX_DIGITS:
+                    raise BcLimit(f"scale too large (vshell's bc takes at most {MAX_DIGITS})")
                 self.scale = n
             elif not 2 <= n <= 16:
                 raise BcError(f"{name} out of range (vshell's bc takes 2 to 16)")
@@ -197,6 +221,17 @@ class Calc:
         self.vars[name] = value
 
     def binary(self, op: str, a: Num, b: Num) -> Num:
+        self.check()
+        return self.fit(self._binary(op, a, b))
+
+    @staticmethod
+    def fit(x: Num) -> Num:
+        """``x`` itself, or a limit error when its integer part is past ``MAX_DIGITS``."""
+        if approx_digits(x.v) - x.s > MAX_DIGITS + 1:
+            raise BcLimit(f"number too long (vshell's bc keeps {MAX_DIGITS} digits)")
+        return x
+
+    def _binary(self, op: str, a: Num, b: Num) -> Num:
         if op == "+" or op == "-":
             s = max(a.s, b.s)
             return Num(a.at(s) + b.at(s) if op == "+" else a.at(s) - b.at(s), s)
@@ -224,9 +259,9 @@ class Calc:
         n = b.int_part()
         if n == 0:
             return Num(1)
-        digits = abs(n) * max(len(str(abs(a.v))), 1)
-        if digits > _MAX_DIGITS:
-            raise BcError("exponent too large")
+        magnitude = abs(n) * math.log10(abs(a.v)) if a.v else 0.0  # digits of a.v ** n
+        if magnitude > 2 * MAX_DIGITS + a.s * abs(n):
+            raise BcLimit(f"exponent too large in raise (vshell's bc keeps {MAX_DIGITS} digits)")
         if n < 0:
             whole = Num(a.v ** -n, a.s * -n)
             return self.divide(Num(1), whole, self.scale)
@@ -238,7 +273,7 @@ class Calc:
             raise BcError(f"{name}: wrong number of arguments")
         x = args[0]
         if name == "length":
-            return Num(max(len(str(abs(x.v))), x.s) if x.v else max(x.s, 1))
+            return Num(max(len(to_str(abs(x.v), self.check)), x.s) if x.v else max(x.s, 1))
         if name == "scale":
             return Num(x.s)
         if name == "sqrt":
@@ -255,8 +290,25 @@ class Calc:
     def mathfn(self, name: str, x: Num) -> Num:
         """The -l library: computed with extra digits, then truncated to ``scale``."""
         s = self.scale
+        whole = x.int_part()
+        digits_in = approx_digits(whole)
+        if name == "e" and whole < 0 and digits_in < 8 and -whole * 0.4342944 > s + 2:
+            return Num(0, s)  # e(x) < 10**-(s+1): truncated to scale s it is zero
+        if name == "e" and whole > 0:
+            if digits_in >= 8 or whole * 0.4342944 > MAX_MATH_PREC:
+                raise BcLimit(f"e(): result too large (vshell's bc -l computes {MAX_MATH_PREC}"
+                              " digits)")
+            digits_out = int(whole * 0.4342944) + 1
+        elif name in ("s", "c"):
+            digits_out = digits_in  # the argument is reduced modulo 2*pi at full length
+        else:
+            digits_out = 6
+        prec = s + digits_out + 30
+        if digits_in > MAX_MATH_PREC or prec > MAX_MATH_PREC + 30:
+            raise BcLimit(f"{name}(): scale or argument too large (vshell's bc -l computes"
+                          f" {MAX_MATH_PREC} digits)")
         with localcontext() as ctx:
-            ctx.prec = s + len(str(abs(x.int_part()))) + 30
+            ctx.prec = prec
             d = Decimal(x.v).scaleb(-x.s)
             if name == "l":
                 if x.v <= 0:
@@ -265,18 +317,15 @@ class Calc:
             elif name == "e":
                 r = d.exp()
             else:
-                r = _trig(name, d, ctx.prec)
+                r = _trig(name, d, ctx.prec, self.check)
             scaled = (r.scaleb(s)).to_integral_value(rounding="ROUND_DOWN")
         return Num(int(scaled), s)
 
     # --- output ---------------------------------------------------------------------
     def format(self, x: Num) -> str:
         text = self._digits(x)
-        lines = []
-        while len(text) > 68:  # GNU: 68 characters and a backslash a line
-            lines.append(text[:68] + "\\")
-            text = text[68:]
-        lines.append(text)
+        lines = [text[i:i + 68] + "\\" for i in range(0, len(text) - 68, 68)]
+        lines.append(text[len(lines) * 68:])  # GNU: 68 characters and a backslash a line
         return "\n".join(lines)
 
     def _digits(self, x: Num) -> str:
@@ -285,11 +334,12 @@ class Calc:
         sign = "-" if x.v < 0 else ""
         whole, frac = divmod(abs(x.v), 10**x.s)
         if self.obase == 10:
-            head = str(whole) if whole else ""
-            return sign + head + ("." + str(frac).rjust(x.s, "0") if x.s else "")
+            head = to_str(whole, self.check) if whole else ""
+            return sign + head + ("." + to_str(frac, self.check).rjust(x.s, "0") if x.s else "")
         digits = "0123456789ABCDEF"
         head = ""
         while whole:
+            self.check()
             whole, d = divmod(whole, self.obase)
             head = digits[d] + head
         if not x.s:
@@ -297,7 +347,9 @@ class Calc:
         out = []
         power = 1
         f = Num(frac, x.s)
-        while len(str(power)) <= x.s:
+        end = 10**x.s  # as many digits as the fraction has decimals
+        while power < end:
+            self.check()
             scaled = f.v * self.obase
             d, rest = divmod(scaled, 10**x.s)
             out.append(digits[d])
@@ -306,7 +358,7 @@ class Calc:
         return sign + head + "." + "".join(out)
 
 
-def _trig(name: str, x: Decimal, prec: int) -> Decimal:
+def _trig(name: str, x: Decimal, prec: int, check: Callable[[], None]) -> Decimal:
     """sin, cos (Taylor series) and atan (argument halving then series) in Decimal."""
     eps = Decimal(10) ** -(prec - 5)
     if name in ("s", "c"):
@@ -315,6 +367,7 @@ def _trig(name: str, x: Decimal, prec: int) -> Decimal:
         term = x if name == "s" else Decimal(1)
         total, n = term, 1 if name == "s" else 0
         while abs(term) > eps:
+            check()
             term = -term * x * x / ((n + 1) * (n + 2))
             n += 2
             total += term
@@ -325,6 +378,7 @@ def _trig(name: str, x: Decimal, prec: int) -> Decimal:
         halvings += 1
     term, total, n = x, x, 1
     while abs(term) > eps:
+        check()
         term = -term * x * x
         n += 2
         total += term / n
@@ -492,7 +546,8 @@ def run(inv: Invocation) -> int:
     if opts.has("-v", "--version"):
         inv.stdout.write(b"bc 1.07.1 (vshell)\n")
         return 0
-    calc = Calc(opts.has("-l", "--mathlib"))
+    calc = Calc(opts.has("-l", "--mathlib"), inv.cancel.check)
+    status = 0
     sources: list[tuple[str, bytes]] = []
     for name in opts.operands:
         try:
@@ -508,13 +563,22 @@ def run(inv: Invocation) -> int:
             out: list[str] = []
             try:
                 keep_going = calc.run_line(line, out)
+            except RecursionError:
+                inv.stdout.write("".join(out).encode())
+                inv.stderr.write(f"{label} {lineno}: expression nested too deeply\n".encode())
+                status = 1
+                continue
             except BcSyntax as e:
                 inv.stdout.write("".join(out).encode())
                 inv.stderr.write(f"{label} {lineno + e.at_end}: {e}\n".encode())
                 continue
-            except BcError as e:
+            except (BcError, ArithmeticError) as e:
                 inv.stdout.write("".join(out).encode())
+                if not isinstance(e, BcError):  # decimal/float trouble: say it bc's way
+                    e = BcLimit("number out of range")
                 inv.stderr.write(f"Runtime error (func=(main)): {e}\n".encode())
+                if isinstance(e, BcLimit):
+                    status = 1
                 continue
             finally:
                 for w in calc.warnings:
@@ -522,5 +586,5 @@ def run(inv: Invocation) -> int:
                 calc.warnings.clear()
             inv.stdout.write("".join(out).encode())
             if not keep_going:
-                return 0
-    return 0
+                return status
+    return status

@@ -1,12 +1,16 @@
 """expr: evaluate expressions (GNU coreutils ``expr``): arithmetic on arbitrary-precision
 integers, comparisons, ``|`` ``&``, ``STRING : REGEX`` (an anchored BRE), match, substr,
 index, length and ``+ TOKEN``.  Exit status 0 (non-null, non-zero), 1 (null or 0),
-2 (invalid expression), 3 (other errors, such as a bad regex)."""
+2 (invalid expression), 3 (other errors, such as a bad regex).
+
+Integers are exact up to ``MAX_DIGITS`` digits (GNU's GMP build has no bound); past that an
+operand or result is refused (status 3), so no big-int operation holds the GIL for long."""
 
 from __future__ import annotations
 
 import re
 
+from vshell.builtins._bigdigits import approx_digits, to_int, to_str
 from vshell.builtins._futil import enc, quote
 from vshell.command import Exit, Invocation
 from vshell.text import regex
@@ -33,6 +37,8 @@ or 0, 2 if EXPRESSION is syntactically invalid, and 3 if an error occurred.
 """
 
 _INT = re.compile(r"-?\d+\Z")
+MAX_DIGITS = 20_000
+"""Digits an integer may have; a product or quotient of two such takes milliseconds."""
 Value = int | str
 
 
@@ -44,8 +50,21 @@ def _to_int(v: Value) -> int:
     if isinstance(v, int):
         return v
     if _INT.match(v):
-        return int(v)
+        if len(v) > MAX_DIGITS + 1:
+            raise _too_long()
+        return -to_int(v[1:]) if v.startswith("-") else to_int(v)
     raise Exit(2, "non-integer argument")
+
+
+def _too_long() -> Exit:
+    return Exit(3, f"number too long (vshell's expr keeps at most {MAX_DIGITS} digits)")
+
+
+def _fit(v: int) -> int:
+    """``v``, or the limit error when it has more than MAX_DIGITS digits."""
+    if approx_digits(v) > MAX_DIGITS + 1:
+        raise _too_long()
+    return v
 
 
 def _null(v: Value) -> bool:
@@ -59,7 +78,7 @@ def _null(v: Value) -> bool:
 
 
 def _str(v: Value) -> str:
-    return str(v)
+    return to_str(v) if isinstance(v, int) else v
 
 
 class _Parser:
@@ -125,7 +144,7 @@ class _Parser:
             op = self.take()
             right = self.mul()
             a, b = _to_int(left), _to_int(right)
-            left = a + b if op == "+" else a - b
+            left = _fit(a + b if op == "+" else a - b)
         return left
 
     def mul(self) -> Value:
@@ -135,7 +154,7 @@ class _Parser:
             right = self.match()
             a, b = _to_int(left), _to_int(right)
             if op == "*":
-                left = a * b
+                left = _fit(a * b)
             else:
                 if b == 0:
                     raise Exit(2, "division by zero")

@@ -16,6 +16,9 @@ from vshell.builtins._futil import CHUNK, enc, strerror
 from vshell.builtins._opts import parse
 from vshell.command import Invocation
 
+OUT_CHUNK = 1 << 20
+"""The most one decompression call returns: 64 KiB of zeros compressed expand to 64 MiB."""
+
 HELP = """\
 Usage: gzip [OPTION]... [FILE]...
 Compress or uncompress FILEs (by default, compress FILES in-place).
@@ -139,12 +142,15 @@ class Gz:
             try:
                 while True:
                     self.inv.cancel.check()
-                    out = d.decompress(data)
+                    out = d.decompress(data, OUT_CHUNK)  # a bomb expands a piece at a time
                     if out and dst is not None:
                         dst.write(out)
                     if d.eof:
                         pending = d.unused_data
                         break
+                    if d.unconsumed_tail or len(out) == OUT_CHUNK:
+                        data = d.unconsumed_tail  # more output waits on this input
+                        continue
                     data = src.read(CHUNK)
                     if not data:
                         self.fail(f"{shown}: unexpected end of file")
@@ -164,6 +170,8 @@ class Gz:
             self.inv.cancel.check()
             try:
                 self.one(name)
+            except BrokenPipeError:
+                raise  # the reader went away: SIGPIPE's silent 141, as GNU gzip
             except OSError as e:
                 self.fail(f"{name}: {strerror(e)}")
         if self.list and self.listed > 1:

@@ -1,7 +1,8 @@
 """seq: print a sequence of numbers, with GNU's precision and width rules.
 
 Arithmetic is exact (``decimal``), so ``seq 0 0.1 1`` ends at 1.0 as GNU's does; integer
-sequences are produced in batches by C-level ``str.join`` over ``range``.
+sequences are produced in batches by C-level ``str.join`` over ``range``. A ``-f``
+field width or precision past ``MAX_FIELD`` is refused (GNU would pad every line to it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from vshell.command import Exit, Invocation
 _NUM = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
 _FMT = re.compile(r"%([-+ #0']*)(\d*)(?:\.(\d*))?([aAeEfFgG])")
 _BATCH = 4096
+MAX_FIELD = 1 << 20
+"""The widest field and longest precision ``-f`` formats (as vshell's printf)."""
 
 
 class _Arg:
@@ -212,6 +215,9 @@ def _user_format(inv: Invocation, fmt: str):
     if len(pos) > 1:
         raise Exit(1, f"format {tio.quote(fmt)} has too many % directives")
     m = pos[0]
+    if max(int(m.group(2) or 0), int(m.group(3) or 0)) > MAX_FIELD:
+        raise Exit(1, f"format {tio.quote(fmt)}: field width or precision too large"
+                      f" (vshell's seq takes at most {MAX_FIELD})")
     prefix = fmt[: m.start()].replace("%%", "%")
     suffix = fmt[m.end():].replace("%%", "%")
     spec = m.group(0)

@@ -17,6 +17,13 @@ from vshell.builtins._sortkeys import Key, Rev, key_function
 from vshell.command import Exit, Invocation
 
 RUN_BYTES = 64 * 1024 * 1024
+SLICE_LINES = 16384
+"""Lines one ``list.sort`` call orders at most (about 10 ms): a sort is one C call that holds
+the GIL, so a bigger buffer is sorted slice by slice, cancel checked between, and the slices
+merged lazily with ``heapq.merge`` (stable, like one sort)."""
+MERGE_LINES = 65536
+"""Sorted slices are merged pairwise in C up to this many lines a run (a linear merge, a few
+milliseconds); more runs than that are merged lazily by ``heapq.merge``."""
 _LONG = ["ignore-leading-blanks", "check=?", "dictionary-order", "ignore-case",
          "general-numeric-sort", "human-numeric-sort", "ignore-nonprinting", "key=", "merge",
          "month-sort", "numeric-sort", "output=", "reverse", "random-sort", "random-source=",
@@ -289,28 +296,56 @@ def _sort_all(inv: Invocation, cfg: _Config, batches: Iterable[list[bytes]], key
         buf.extend(batch)
         size += sum(map(len, batch)) + 64 * len(batch)
         if size >= RUN_BYTES:
-            inv.cancel.check()
-            buf.sort(key=keyfn, reverse=rev)
-            runs.append(_spill(inv, cfg, buf, tmpnames))
+            runs.append(_spill(inv, cfg, _sorted_run(inv, buf, keyfn, rev), tmpnames))
             buf = []
             size = 0
-    buf.sort(key=keyfn, reverse=rev)
     if not runs:
-        return _unique(buf, cfg) if cfg.unique else buf
+        ordered = _sorted_run(inv, buf, keyfn, rev)
+        return _unique(ordered, cfg) if cfg.unique else ordered
     if buf:
-        runs.append(_spill(inv, cfg, buf, tmpnames))
+        runs.append(_spill(inv, cfg, _sorted_run(inv, buf, keyfn, rev), tmpnames))
     streams = [_read(inv, r, cfg.eol) for r in runs]
     merged = heapq.merge(*streams, key=keyfn, reverse=rev) if keyfn is not None \
         else heapq.merge(*streams, reverse=rev)
     return _unique(merged, cfg) if cfg.unique else merged
 
 
-def _spill(inv: Invocation, cfg: _Config, buf: list[bytes], tmpnames: list[str]) -> str:
-    name = f"/tmp/.vshell-sort-{os.getpid()}-{id(buf)}-{len(tmpnames)}"
+def _sorted_run(inv: Invocation, buf: list[bytes], keyfn, rev: bool) -> Iterable[bytes]:
+    """``buf`` in order: sorted in place if small, else slice by slice and merged lazily."""
+    if len(buf) <= SLICE_LINES:
+        buf.sort(key=keyfn, reverse=rev)
+        return buf
+    runs: list[list] = []
+    for i in range(0, len(buf), SLICE_LINES):
+        inv.cancel.check()
+        piece: list = buf[i:i + SLICE_LINES]
+        if keyfn is not None:  # each key made once: (key, position, line), position signed
+            sign = -1 if rev else 1  # so that equal keys keep input order either way
+            piece = [(keyfn(line), sign * (i + j), line) for j, line in enumerate(piece)]
+        piece.sort(reverse=rev)
+        runs.append(piece)
+    buf.clear()
+    width = SLICE_LINES
+    while len(runs) > 1 and width < MERGE_LINES:  # neighbours merged in C: timsort sees two
+        merged = []                                # runs and merges them in linear time
+        for i in range(0, len(runs), 2):
+            inv.cancel.check()
+            pair = runs[i] + runs[i + 1] if i + 1 < len(runs) else runs[i]
+            pair.sort(reverse=rev)
+            merged.append(pair)
+        runs, width = merged, width * 2
+    ordered = runs[0] if len(runs) == 1 else heapq.merge(*runs, reverse=rev)
+    return ordered if keyfn is None else (entry[2] for entry in ordered)
+
+
+def _spill(inv: Invocation, cfg: _Config, lines: Iterable[bytes], tmpnames: list[str]) -> str:
+    name = f"/tmp/.vshell-sort-{os.getpid()}-{id(lines)}-{len(tmpnames)}"
     tmpnames.append(name)
+    it = iter(lines)
     with inv.fs.open(name, "wb") as f:
-        for i in range(0, len(buf), 10000):
-            f.write(cfg.eol.join(buf[i:i + 10000]) + cfg.eol)
+        while batch := list(itertools.islice(it, 10000)):
+            inv.cancel.check()
+            f.write(cfg.eol.join(batch) + cfg.eol)
     return name
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import stat as st
 import tarfile
+from collections.abc import Callable
 from typing import IO
 
 from vshell.builtins import _glob
@@ -217,7 +218,7 @@ class Tar:
             info.size = s.st_size
             try:
                 with fs.open(path, "rb") as f:
-                    tf.addfile(info, _Limited(f, s.st_size))
+                    tf.addfile(info, _Limited(f, s.st_size, self.inv.cancel.check))
             except OSError as e:
                 self.error(f"{shown}: Cannot open: {strerror(e)}")
                 return
@@ -437,15 +438,19 @@ def _shown(info: tarfile.TarInfo) -> str:
 
 
 class _Limited(io.RawIOBase):
-    """A file object that yields exactly ``size`` bytes (zero-padding if the file shrank)."""
+    """A file object that yields exactly ``size`` bytes (zero-padding if the file shrank).
 
-    def __init__(self, f: IO[bytes], size: int) -> None:
-        self.f, self.left = f, size
+    tarfile copies a member through it (and through zlib when compressing) in small reads;
+    each read checks the run's cancel token, so archiving a huge file stops when asked."""
+
+    def __init__(self, f: IO[bytes], size: int, check: Callable[[], None]) -> None:
+        self.f, self.left, self.check = f, size, check
 
     def readable(self) -> bool:
         return True
 
     def read(self, n: int = -1) -> bytes:
+        self.check()
         if self.left <= 0:
             return b""
         if n < 0 or n > self.left:

@@ -10,12 +10,19 @@ scripts rely on its corner cases (``{a}`` and ``{}`` are literal, ``{a}b,c}`` is
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 __all__ = ["BraceExpansionError", "MAX_WORDS", "expand"]
 
 #: Cap on the words one expansion may produce.  Bash only stops near INT_MAX, but a
 #: sandbox must not let ``{1..999999999}`` or ``{1..999}{1..999}{1..999}`` eat the host's
 #: memory; past this, expansion fails with bash's out-of-memory message.
 MAX_WORDS = 4_000_000
+#: Words made between two calls of the caller's cancel check (a few milliseconds of work).
+_BLOCK = 65536
+
+_local = threading.local()  # the cancel check of the expansion running on this thread
 
 _INTMAX = (1 << 63) - 1
 _INTMIN = -(1 << 63)
@@ -25,6 +32,10 @@ _BRACE_WS = " \t\n"
 
 class BraceExpansionError(Exception):
     """Raised when an expansion would exceed :data:`MAX_WORDS`; str() is the message."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"brace expansion: failed to allocate memory for {count} elements")
+        self.count = count  # the words asked for
 
 
 def _is_brace_ws(text: str, i: int) -> bool:
@@ -115,25 +126,46 @@ def _gobble(text: str, i: int, satisfy: str) -> tuple[int, bool]:
     return n, False
 
 
-def _cross(left: list[str], right: list[str]) -> list[str]:
-    if len(left) * len(right) > MAX_WORDS:
-        raise BraceExpansionError(
-            f"brace expansion: failed to allocate memory for {len(left) * len(right)} elements"
-        )
-    return [a + b for a in left for b in right]
+def _check() -> None:
+    check = getattr(_local, "check", None)
+    if check is not None:
+        check()
 
 
-def expand(raw: str) -> list[str]:
+def _cross(left: list[str], right: list[str], limit: int = MAX_WORDS) -> list[str]:
+    if len(left) * len(right) > limit:
+        raise BraceExpansionError(len(left) * len(right))
+    if left == [""]:
+        return right
+    if right == [""]:
+        return left
+    out: list[str] = []
+    for a in left:
+        for k in range(0, len(right), _BLOCK):
+            _check()
+            out.extend([a + b for b in right[k:k + _BLOCK]])
+    return out
+
+
+def expand(raw: str, check: Callable[[], None] | None = None) -> list[str]:
     """Brace-expand one raw word; a word without a valid brace expression is ``[raw]``.
 
+    ``check`` (the run's cancel check) is called every few thousand words made.
     Raises :class:`BraceExpansionError` past :data:`MAX_WORDS` results.
     """
     if "{" not in raw:
         return [raw]
-    return _expand(raw)
+    outer = getattr(_local, "check", None)
+    _local.check = check
+    try:
+        return _expand(raw, MAX_WORDS)
+    finally:
+        _local.check = outer
 
 
-def _expand(text: str) -> list[str]:
+def _expand(text: str, limit: int) -> list[str]:
+    """The expansion of ``text``; past ``limit`` words (what the words already made leave of
+    MAX_WORDS) it is refused before the words are made."""
     i = 0
     while True:
         i, found = _gobble(text, i, "{")
@@ -148,17 +180,21 @@ def _expand(text: str) -> list[str]:
     amble = text[start:i]
     tack: list[str] | None
     if not _has_comma(amble):
-        tack = _sequence(amble)
+        tack = _sequence(amble, limit)
         if tack is None:
             if i + 1 >= len(text):
                 return [text]
             tack = [text[start - 1:i + 1]]  # keep the braces, still expand what follows
     else:
-        tack = _expand_amble(amble)
-    result = _cross([preamble], tack)
+        tack = _expand_amble(amble, limit)
+    result = _cross([preamble], tack, limit)
     post = text[i + 1:]
     if post:
-        result = _cross(result, _expand(post))
+        try:
+            tail = _expand(post, max(1, limit // len(result)))
+        except BraceExpansionError as e:  # refused early: say how many the word asks for
+            raise BraceExpansionError(e.count * len(result)) from None
+        result = _cross(result, tail, limit)
     return result
 
 
@@ -175,12 +211,12 @@ def _has_comma(amble: str) -> bool:
     return False
 
 
-def _expand_amble(amble: str) -> list[str]:
+def _expand_amble(amble: str, limit: int) -> list[str]:
     out: list[str] = []
     start = 0
     while True:
         i, found = _gobble(amble, start, ",")
-        out.extend(_expand(amble[start:i]))
+        out.extend(_expand(amble[start:i], limit))
         if not found:
             return out
         start = i + 1
@@ -218,7 +254,7 @@ def _legal_number(s: str) -> int | None:
     return v if end == len(s) else None
 
 
-def _sequence(amble: str) -> list[str] | None:
+def _sequence(amble: str, limit: int = MAX_WORDS) -> list[str] | None:
     """``x..y[..incr]`` for integers or single letters; None when not a valid sequence."""
     dots = amble.find("..")
     if dots < 0:
@@ -253,7 +289,7 @@ def _sequence(amble: str) -> list[str] | None:
     if ltype != rtype or ltype == "bad":
         return None
     if ltype == "char":
-        return _mkseq(ord(lhs), ord(rhs[0]), incr, "char", 1)
+        return _mkseq(ord(lhs), ord(rhs[0]), incr, "char", 1, limit)
     assert lnum is not None
     width = 0
     kind = "int"
@@ -264,10 +300,11 @@ def _sequence(amble: str) -> list[str] | None:
         width, kind = rhs_len, "zint"
     if kind == "zint":
         width = max(width, llen, rhs_len)
-    return _mkseq(lnum, rnum, incr, kind, width)
+    return _mkseq(lnum, rnum, incr, kind, width, limit)
 
 
-def _mkseq(start: int, end: int, incr: int, kind: str, width: int) -> list[str] | None:
+def _mkseq(start: int, end: int, incr: int, kind: str, width: int,
+           limit: int = MAX_WORDS) -> list[str] | None:
     if incr == 0:
         incr = 1
     if start > end and incr > 0:
@@ -282,13 +319,19 @@ def _mkseq(start: int, end: int, incr: int, kind: str, width: int) -> list[str] 
     if abs(diff) // abs(incr) > _INT_MAX - 3:
         return None
     count = abs(diff) // abs(incr) + 1
-    if count > MAX_WORDS:
-        raise BraceExpansionError(
-            f"brace expansion: failed to allocate memory for {count} elements"
-        )
+    if count > limit:
+        raise BraceExpansionError(count)
     out: list[str] = []
+    if kind == "int":  # in blocks: ``map(str, range)`` runs in C, a block at a time
+        for k in range(0, count, _BLOCK):
+            _check()
+            out.extend(map(str, range(start + k * incr, start + min(count, k + _BLOCK) * incr,
+                                      incr)))
+        return out
     n = start
     while True:
+        if len(out) % _BLOCK == 0:
+            _check()
         if kind == "int":
             out.append(str(n))
         elif kind == "zint":

@@ -76,10 +76,12 @@ class Expander:
                 from vshell.interp.braces import expand as brace_expand
 
                 try:
-                    items = brace_expand(raw)
+                    items = brace_expand(raw, self.sh.check)
                 except BraceExpansionError as e:
                     raise ExpansionError(str(e), fatal=True) from None
-            for item in items:
+            for count, item in enumerate(items):
+                if count & 4095 == 4095:
+                    self.sh.check()  # `{1..4000000}`: the words are many, the run may stop
                 parts = _lex_word(item)
                 if len(parts) == 1 and isinstance(parts[0], W.Lit):
                     text = parts[0].text

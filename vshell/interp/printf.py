@@ -143,6 +143,30 @@ class _Args:
         self.status = 1
 
 
+MAX_FIELD = 1 << 20
+"""The widest field width, and the longest numeric precision, printf formats (1 Mi).
+
+bash pads ``printf '%*d' 2000000000 1`` to 2 GB; formatting builds the text in memory, so
+past this bound the conversion is refused with a message and status 1 instead of
+allocating gigabytes. A ``%s`` precision only cuts and needs no bound."""
+
+
+MAX_TEXT = 1 << 26
+"""The most padding one pass over the format, or one ``-v`` value, may hold (64 Mi): many
+wide fields in one format would otherwise add up to gigabytes."""
+
+
+def _field_too_large(sh: Shell, width: str, prec: str | None, conv: str) -> bool:
+    """Say so and return True when a width or precision is past :data:`MAX_FIELD`."""
+    for kind, value in (("field width", width),
+                        ("precision", prec if conv in "diouxXeEfFgGaA" else None)):
+        if value and int(value) > MAX_FIELD:
+            sh.err(f"printf: {value}: {kind} too large (vshell's printf takes at most"
+                   f" {MAX_FIELD})")
+            return True
+    return False
+
+
 def _fmt_int(flags: str, width: str, prec: str | None, conv: str, v: int) -> str:
     if conv in "ouxX" and v < 0:
         v &= (1 << 64) - 1
@@ -202,6 +226,7 @@ class _BadFormat(Exception):
 def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
     """One pass over the format; returns (text, stop) where stop is a ``\\c`` or NUL."""
     out: list[str] = []
+    padding = 0  # characters of field width and precision asked for in this pass
     fmt = _printf_escapes(fmt)
     i = 0
     n = len(fmt)
@@ -239,6 +264,14 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
         if prec == "*":
             p = int(args.num("d"))
             prec = str(p) if p >= 0 else None
+        if _field_too_large(sh, width, prec, conv):
+            args.status = 1
+            args.next()  # the argument is used up, as when a conversion fails
+            continue
+        padding += max(int(width or 0), int(prec or 0) if conv in "diouxXeEfFgGaA" else 0)
+        if padding > MAX_TEXT:
+            sh.err(f"printf: output too long (vshell's printf pads at most {MAX_TEXT} at once)")
+            raise _BadFormat()
         if conv.startswith("("):
             tf = conv[1:-2]
             a = args.next()
@@ -309,12 +342,24 @@ def b_printf(sh: Shell, name: str, args: list[str]) -> int:
         return 2
     a = _Args(sh, rest)
     chunks: list[str] = []
+    held = 0  # characters in chunks
     while True:
+        sh.check()  # the format is reused for every group of arguments: one per step
         try:
             text, stop = format_once(sh, fmt, a)
         except _BadFormat:
+            if var is None:
+                sh.write_out("".join(chunks).encode("utf-8", "surrogateescape"))
             return 1
         chunks.append(text)
+        held += len(text)
+        if var is not None and held > MAX_TEXT:
+            sh.err(f"printf: -v: value too long (vshell's printf makes at most {MAX_TEXT})")
+            return 1
+        if var is None and held > MAX_FIELD:
+            sh.write_out("".join(chunks).encode("utf-8", "surrogateescape"))
+            chunks.clear()  # written as it goes: memory stays near one field
+            held = 0
         if stop or not a.more() or not _SPEC.search(fmt.replace("%%", "")):
             break
     out = "".join(chunks)

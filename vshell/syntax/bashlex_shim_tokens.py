@@ -28,6 +28,7 @@ from vshell.syntax.bashlex_shim import (
     butils,
     eof_error,
 )
+from vshell.syntax.bashlex_shim_dquote import read_double_quoted
 
 _TERMINATORS = frozenset({TT.NEWLINE, TT.SEMICOLON, TT.AMPERSAND})
 
@@ -126,6 +127,14 @@ class Tokenizer(btok.tokenizer):
             self._current_token = nl = Token(TT.NEWLINE, "\n", (end - 1, end))
             return nl
         return t
+
+    def _parse_matched_pair(self, doublequotes: Any, open: str, close: str,
+                            **kw: Any) -> str:
+        """bashlex's reader, but a plain double-quoted string is read in linear time."""
+        if doublequotes == open == close == '"' and not kw.get("dolbrace") and \
+                not kw.get("arraysub"):
+            return read_double_quoted(self, **kw)
+        return super()._parse_matched_pair(doublequotes, open, close, **kw)
 
     def _parse_comsub(
         self,
