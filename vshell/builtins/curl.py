@@ -717,9 +717,7 @@ def _send(client: Any, request: Any, cfg: Config, stats: Stats,
     try:
         return client.send(request, stream=True, follow_redirects=False)
     except AccessDenied as e:
-        where = f"{e.host} ({e.address})" if e.address and e.address != e.host else e.host
-        raise CurlError(7, f"network access to {where} is not permitted by the allow list"
-                        ) from None
+        raise CurlError(7, e.detail) from None
     except ResolveFailed:
         raise CurlError(6, f"Could not resolve host: {host}") from None
     except httpx.ConnectTimeout:
