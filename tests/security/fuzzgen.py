@@ -58,6 +58,7 @@ STDINS: list[bytes] = [
     b"line without newline",
 ]
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _OPT_RE = re.compile(r"(?<![\w-])(-[A-Za-z0-9]|--[a-z][a-z0-9-]+)(=?)")
 
 
@@ -101,8 +102,7 @@ def command_case(rng: random.Random, name: str, opts: list[tuple[str, bool]]) ->
             else:
                 parts.append(opt)
         elif r < 0.75:
-            parts.append(quote("-" + rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                "0123456789") + _value(rng)))
+            parts.append(quote("-" + rng.choice(_LETTERS) + _value(rng)))
         else:
             parts.append(quote("-" + rng.choice(NUMBERS).lstrip("-")))
     for _ in range(rng.randint(0, 3)):
