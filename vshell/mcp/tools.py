@@ -382,8 +382,8 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
     ToolSpec(
         "diff", "Show copy-on-write changes as a diff",
         "Unified diff (--- a/PATH, +++ b/PATH) of the text files changed under the "
-        "copy-on-write mounts; binary files are only named, and directories and symlinks "
-        "appear in `changes` only.",
+        "copy-on-write mounts, symlinks as their targets, and git's old mode/new mode "
+        "lines for a mode change; binary files are only named.",
         {"type": "object", "properties": {}},
         review.DIFF_OUT, read_only=True, destructive=False, idempotent=True,
         run=run_diff),
