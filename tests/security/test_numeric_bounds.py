@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +53,18 @@ CASES = [
     ("strings", ["-n", "0x5"], b"hello world\n"),
     ("strings", ["-n", "1x"], b"hello world\n"),
     ("strings", ["-n", ""], b"hello world\n"),
+    ("split", ["-n", HUGE, "-"], b"abc\n"),
+    ("split", ["-b", "9223372036854775808", "-"], b"abc\n"),
+    ("split", ["-l", HUGE, "-"], b"abc\n"),
+    ("split", ["-a", HUGE, "-"], b"abc\n"),
+    ("split", ["-n", "r/5/" + HUGE, "-"], b"abc\n"),
+    ("cut", ["-f", HUGE], b"a\tb\n"),
+    ("cut", ["-f", "1-18446744073709551615"], b"a\tb\n"),
+    ("cut", ["-b", "-0"], b"ab\n"),
+    ("cut", ["-c", "9223372036854775808-"], b"ab\n"),
+    ("column", ["-c", "4294967296"], b"a\nb\n"),
+    ("column", ["-c", "-1"], b"a\nb\n"),
+    ("column", ["-c", "18446744073709551615", "-x"], b"a\nb\n"),
     ("date", ["-d", "9999999999999 years"], b""),
     ("date", ["-d", "99999999999999999999999 days"], b""),
     ("date", ["-d", f"@{HUGE}"], b""),
@@ -65,10 +78,12 @@ def _quote(arg: str) -> str:
 
 @pytest.mark.parametrize(("tool", "argv", "stdin"), CASES,
                          ids=[" ".join([c[0], *c[1]]) for c in CASES])
-def test_matches_the_host_tool(tool: str, argv: list[str], stdin: bytes) -> None:
+def test_matches_the_host_tool(tool: str, argv: list[str], stdin: bytes,
+                               tmp_path: Path) -> None:
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed on this host")
     want = subprocess.run([tool, *argv], input=stdin, capture_output=True, timeout=20,
+                          cwd=tmp_path,
                           env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"})
     with Sandbox(timeout=10, env={"TZ": "UTC"}) as sb:
         got = sb.exec(" ".join([tool, *map(_quote, argv)]), stdin=stdin)
