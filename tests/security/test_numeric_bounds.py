@@ -72,6 +72,7 @@ CASES = [
     ("nl", ["-v", "-9223372036854775808"], b"a\n"),
     ("nl", ["-i", HUGE], b"a\n"),
     ("date", ["-d", "9999999999999 years"], b""),
+    ("date", ["-d", "@0", "+%20Y|%-3d|%_5H"], b""),
     ("date", ["-d", "99999999999999999999999 days"], b""),
     ("date", ["-d", f"@{HUGE}"], b""),
     ("date", ["-d", "@-99999999999999999"], b""),
@@ -134,6 +135,13 @@ def test_mapfile_numbers_match_bash(script: str) -> None:
 
 def _strip_prefix(stderr: bytes) -> bytes:
     return re.sub(rb"(?m)^\S+: line \d+: ", b"", stderr)
+
+
+def test_date_refuses_a_width_it_would_build_gigabytes_for() -> None:
+    # GNU pads to any int width (gigabytes of zeros); vshell refuses past WIDTH_MAX
+    with Sandbox(timeout=10) as sb:
+        r = sb.exec(f"date -d @0 +%{HUGE}Y; echo st=$?; date -d @0 +%2147483648Y | wc -c")
+    assert r.stdout == b"st=1\n0\n" and r.stderr == b"date: memory exhausted\n" * 2
 
 
 def test_parse_count_bounds_like_xstrtoumax() -> None:

@@ -10,7 +10,7 @@ import time
 from vshell.builtins import _dateparse
 from vshell.builtins._futil import enc, invalid_arg, quote, quotef, strerror
 from vshell.builtins._opts import parse
-from vshell.builtins._timefmt import strftime, zone
+from vshell.builtins._timefmt import WidthTooLarge, strftime, zone
 from vshell.command import Exit, Invocation
 
 HELP = """\
@@ -110,7 +110,10 @@ def run(inv: Invocation) -> int:
         d = _dt.datetime.fromtimestamp(secs, tz)
     except (OverflowError, ValueError, OSError):
         raise Exit(1, f"time {quote(str(secs))} is out of range") from None
-    text = strftime(fmt if fmt is not None else "%a %b %e %H:%M:%S %Z %Y", d, nanos)
+    try:
+        text = strftime(fmt if fmt is not None else "%a %b %e %H:%M:%S %Z %Y", d, nanos)
+    except WidthTooLarge:
+        raise Exit(1, "memory exhausted") from None
     inv.stdout.write(enc(text) + b"\n")
     return 0
 
