@@ -288,8 +288,8 @@ def _main(argv: list[str] | None = None) -> int:
         if opts.command is None and opts.file is None:
             from vshell.repl import run_repl
 
-            return run_repl(sb, history_file=opts.history_file)
-        if opts.command is not None:
+            status = run_repl(sb, history_file=opts.history_file)
+        elif opts.command is not None:
             sb.dash_c = True
             status = _run_script(sb, opts.command, opts.args, None)
         else:

@@ -145,6 +145,8 @@ def test_dash_c_says_how_many_cow_changes_it_discards(host: Path) -> None:
     (host / "s.sh").write_text("echo y >> /w/a.txt\nexit 3\n")
     r = run(["--mount", f"{host}:/w:cow", "/w/s.sh"])
     assert r.returncode == 3 and b"1 change(s) under copy-on-write" in r.stderr
+    r = run(["--mount", f"{host}:/w:cow"], stdin=b"echo q > /w/q\n")  # the REPL, too
+    assert b"1 change(s) under copy-on-write mounts discarded at exit" in r.stderr
     # nothing changed, or the changes are kept: no notice
     r = run(["--mount", f"{host}:/w:cow", "-c", "cat /w/a.txt >/dev/null"])
     assert r.stderr == b""
