@@ -294,7 +294,8 @@ def _main(argv: list[str] | None = None) -> int:
             status = _run_script(sb, opts.command, opts.args, None)
         else:
             status = _run_file(sb, opts.file, opts.args)
-        if opts.overlay is None:  # cow changes die with this process: say so
+        if opts.overlay is None and any(m == "cow" for _, _, m in opts.mounts):
+            # cow changes die with this process: say so
             from vshell.cli_review import discard_notice
 
             notice = discard_notice(sb)
