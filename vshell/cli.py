@@ -62,9 +62,10 @@ options:
   --overlay DIR             keep the copy-on-write changes in host directory DIR so a
                             later run resumes them (review with `vshell changes|diff
                             --overlay DIR`, apply with `vshell sync --overlay DIR`)
-  --try                     a REPL over the current directory mounted copy-on-write at
-                            its own path; the changes are kept for review (in DIR with
-                            --overlay, else a fresh directory in the vshell cache)
+  --try                     the REPL (or -c SCRIPT / FILE) over the current directory
+                            mounted copy-on-write at its own path; the changes are kept
+                            for review (in DIR with --overlay, else a fresh directory in
+                            the vshell cache; none is left behind when nothing changed)
   -v, --version             print the version and exit
   -h, --help                show this help and exit
 
@@ -340,14 +341,23 @@ def _main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"vshell: {e}\n")
         return 2
     with sb:
-        if opts.command is not None:
-            sb.dash_c = True
-            return _run_script(sb, opts.command, opts.args, None)
-        if opts.file is not None:
-            return _run_file(sb, opts.file, opts.args)
-        from vshell.repl import run_repl
+        if opts.command is None and opts.file is None:
+            from vshell.repl import run_repl
 
-        return run_repl(sb, history_file=opts.history_file)
+            status = run_repl(sb, history_file=opts.history_file)
+        elif opts.command is not None:
+            sb.dash_c = True
+            status = _run_script(sb, opts.command, opts.args, None)
+        else:
+            status = _run_file(sb, opts.file, opts.args)
+        if opts.overlay is None and any(m == "cow" for _, _, m in opts.mounts):
+            # cow changes die with this process: say so
+            from vshell.cli_review import discard_notice
+
+            notice = discard_notice(sb)
+            if notice:
+                sys.stderr.write(notice)
+        return status
 
 
 class _Signals:

@@ -116,7 +116,15 @@ def review_main(cmd: str, argv: list[str]) -> int:
         if cmd == "discard":
             sb.discard()
             return 0
-        selected = [p if p.startswith("/") else os.path.abspath(p) for p in paths] or None
+        selected: list[str] | None = None
+        if paths:
+            selected, unknown = sandbox_paths(sb, paths)
+            for p in unknown:
+                sys.stderr.write(f"vshell sync: {p}: no change there (see `vshell changes "
+                                 f"--overlay {shlex.quote(overlay)}`)\n")
+            if unknown:
+                sys.stderr.write("vshell sync: nothing applied\n")
+                return 1
         result = sb.sync(selected)
         sys.stdout.write(format_changes(sorted(result.applied)))
         for path in result.conflicts:
@@ -133,15 +141,60 @@ def review_main(cmd: str, argv: list[str]) -> int:
         return 0
 
 
+def sandbox_paths(sb: Any, paths: list[str]) -> tuple[list[str], list[str]]:
+    """(sandbox paths, the arguments that name no change) for ``vshell sync PATH...``.
+
+    A PATH may be a sandbox path (``/w/a.txt``), a host path inside a mount's host
+    directory, or a relative path: against the host's working directory when that lies in
+    a mount, else against each mount point.  The first reading that names a change wins.
+    """
+    from vshell.command import normpath
+    from vshell.overlay_review import overlays
+
+    mounts = [(vroot, ov.host_dir) for vroot, ov in overlays(sb.fs)]
+    changed = [p for p, _ in sb.changes()]
+
+    def names_change(v: str) -> bool:
+        top = v.rstrip("/")
+        return any(c == v or c.startswith(top + "/") for c in changed)
+
+    def from_host(h: str) -> list[str]:
+        out = []
+        for host in {os.path.abspath(h), os.path.realpath(h)}:
+            for vroot, hdir in mounts:
+                for root in {os.path.abspath(hdir), os.path.realpath(hdir)}:
+                    if host == root or host.startswith(root.rstrip("/") + "/"):
+                        out.append(normpath(vroot.rstrip("/") + host[len(root):]))
+        return out
+
+    chosen: list[str] = []
+    unknown: list[str] = []
+    for p in paths:
+        if p.startswith("/"):
+            candidates = [normpath(p), *from_host(p)]
+        else:
+            candidates = [*from_host(os.path.join(os.getcwd(), p)),
+                          *(normpath(f"{vroot.rstrip('/')}/{p}") for vroot, _ in mounts)]
+        hit = next((v for v in candidates if names_change(v)), None)
+        if hit is None:
+            unknown.append(p)
+        else:
+            chosen.append(hit)
+    return chosen, unknown
+
+
 def try_main(opts: Options) -> int:
-    """``vshell --try``: a REPL over a cow view of the current directory, kept for review."""
+    """``vshell --try [-c SCRIPT | FILE]``: the REPL, or the script, over a cow view of the
+    current directory; the changes are kept for review and the summary says how to apply
+    them.  An overlay that ends up empty is removed, not left behind."""
     from vshell.cachedir import cache_dir
-    from vshell.cli import build_sandbox
+    from vshell.cli import _run_file, _run_script, build_sandbox
     from vshell.repl import run_repl
     from vshell.sandbox import SandboxConfigError
     from vshell.vfs.overlay_store import fresh_overlay_dir
 
     here = os.getcwd()
+    created = opts.overlay is None or not os.path.exists(opts.overlay)
     if opts.overlay is None:
         base = cache_dir()
         if base is None:
@@ -158,17 +211,51 @@ def try_main(opts: Options) -> int:
     try:
         sb = build_sandbox(opts)
     except SandboxConfigError as e:
+        if created:
+            _remove_overlay(opts.overlay)
         sys.stderr.write(f"vshell: {e}\n")
         return 2
     with sb:
-        status = run_repl(sb, history_file=opts.history_file)
+        if opts.command is not None:
+            sb.dash_c = True
+            status = _run_script(sb, opts.command, opts.args, None)
+        elif opts.file is not None:
+            status = _run_file(sb, opts.file, opts.args)
+        else:
+            status = run_repl(sb, history_file=opts.history_file)
         changes = sb.changes()
-    if changes:
-        sys.stderr.write(f"vshell: {len(changes)} change(s):\n" + format_changes(changes))
-    else:
+    if not changes:
         sys.stderr.write("vshell: no changes\n")
+        if created:
+            _remove_overlay(opts.overlay)
+        return status
+    sys.stderr.write(f"vshell: {len(changes)} change(s):\n" + format_changes(changes))
     sys.stderr.write(
         f"vshell: changes kept in {opts.overlay}; "
         f"apply them with: vshell sync --overlay {shlex.quote(opts.overlay)}\n"
     )
     return status
+
+
+def _remove_overlay(directory: str) -> None:
+    """Remove an overlay directory this run created and left empty of changes."""
+    import shutil
+
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def discard_notice(sb: Any) -> str | None:
+    """What ``-c``/FILE runs without ``--overlay`` say when cow changes die with them."""
+    from vshell.overlay_review import overlays
+
+    if not overlays(sb.fs):
+        return None
+    try:
+        n = len(sb.changes())
+    except OSError:
+        return None
+    if not n:
+        return None
+    return (f"vshell: {n} change(s) under copy-on-write mounts discarded at exit; "
+            "to keep them, run with --overlay DIR, then review with `vshell changes "
+            "--overlay DIR` and apply with `vshell sync --overlay DIR`\n")

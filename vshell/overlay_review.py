@@ -9,6 +9,7 @@ nothing.  Host access itself stays in :mod:`vshell.vfs.overlay`.
 from __future__ import annotations
 
 import difflib
+import stat
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -98,21 +99,50 @@ def _unified(old: list[str], new: list[str], name: str) -> str:
 
 
 def diff(fs: Any) -> str:
-    """Unified diff of changed regular files; binary files are only named."""
+    """Unified diff of changed files and symlinks, git's ``old mode``/``new mode`` lines
+    for a mode change; binary files are only named, directories only by a mode change."""
     parts: list[str] = []
     for vroot, ov in overlays(fs):
         for c in ov.changes(vroot):
-            old, new = ov.contents(c, vroot)
-            if old is None and new is None:
-                continue  # directories and symlinks show up in changes() only
             name = _vpath(vroot, c).lstrip("/")
-            old_lines, new_lines = _text(old), _text(new)
+            old_entry, new_entry = ov.entries(c, vroot)
+            old, new = ov.contents(c, vroot)
+            header = _mode_header(name, old_entry, new_entry)
+            old_lines = _link_lines(old_entry) or _text(old)
+            new_lines = _link_lines(new_entry) or _text(new)
             if old_lines is None or new_lines is None:
                 if old != new:
-                    parts.append(f"Binary files a/{name} and b/{name} differ\n")
+                    parts.append(header + f"Binary files a/{name} and b/{name} differ\n")
+                elif header:
+                    parts.append(header)
                 continue
-            parts.append(_unified(old_lines, new_lines, name))
+            body = _unified(old_lines, new_lines, name) if old_lines != new_lines else ""
+            if header or body:
+                parts.append(header + body)
     return "".join(parts)
+
+
+def _link_lines(entry: tuple[int, str | None] | None) -> list[str] | None:
+    """A symlink's target as the one line of its "contents", as git shows it."""
+    if entry is None or entry[1] is None:
+        return None
+    return [entry[1]]
+
+
+def _mode_header(name: str, old: tuple[int, str | None] | None,
+                 new: tuple[int, str | None] | None) -> str:
+    """git's extended header for a created, deleted or re-moded entry ('' for none)."""
+    def octal(mode: int) -> str:
+        return "120000" if stat.S_ISLNK(mode) else f"{mode:06o}"  # git's symlink mode
+
+    if old is not None and new is not None and old[0] != new[0]:
+        return (f"diff --git a/{name} b/{name}\nold mode {octal(old[0])}\n"
+                f"new mode {octal(new[0])}\n")
+    if old is None and new is not None and stat.S_ISLNK(new[0]):
+        return f"diff --git a/{name} b/{name}\nnew file mode {octal(new[0])}\n"
+    if new is None and old is not None and stat.S_ISLNK(old[0]):
+        return f"diff --git a/{name} b/{name}\ndeleted file mode {octal(old[0])}\n"
+    return ""
 
 
 def _selector(vroot: str, paths: Sequence[str] | None) -> Any:

@@ -229,7 +229,7 @@ class Sandbox:
         script_name: str = "vshell",
         python_memory_limit: int | None = None,
         ca_bundle: str | None = None,
-        block_private_addresses: bool = False,
+        block_private_addresses: bool = True,
         overlay_dir: str | os.PathLike[str] | None = None,
         memory_fs_limit: int | None = DEFAULT_MEMORY_FS_LIMIT,
         memory_limit: int | None = DEFAULT_MEMORY_LIMIT,

@@ -15,6 +15,10 @@ Why each step:
 * no bytecode written: an agent's mounted directories stay free of __pycache__.
 * sys.executable: empty under WASI; named so messages read like CPython's
   (``/usr/local/bin/python3: No module named x``).
+* os.chmod: WASI has no call for it, and the guest's libc answers success without asking
+  anyone.  The wrapper first asks the host whether the path may be changed at all, with a
+  set-times to the file's own times (which the sandbox's mount rules govern), so chmod on
+  a read-only, denied or missing path fails as it would natively.
 """
 
 import os as _os
@@ -57,5 +61,26 @@ def _vshell_setup(cfg):
             pass
 
 
+def _vshell_checked_chmod():
+    real = _os.chmod
+
+    def chmod(path, mode, *, dir_fd=None, follow_symlinks=True):
+        if not isinstance(path, int):
+            kw = {} if dir_fd is None else {"dir_fd": dir_fd}
+            info = _os.stat(path, follow_symlinks=follow_symlinks, **kw)
+            try:
+                _os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns),
+                          follow_symlinks=follow_symlinks, **kw)
+            except OSError as e:
+                if e.filename is None:
+                    raise OSError(e.errno, e.strerror, path) from None
+                raise
+        return real(path, mode, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+
+    chmod.__doc__ = real.__doc__
+    _os.chmod = chmod
+
+
 _vshell_setup(_VSHELL)
-del _vshell_setup
+_vshell_checked_chmod()
+del _vshell_setup, _vshell_checked_chmod

@@ -66,7 +66,9 @@ def test_odd_spellings_of_loopback_are_the_same_address() -> None:
 def test_name_entry_and_wildcard_with_injected_resolver() -> None:
     dns = fake_dns({"api.example.test": ["127.0.0.1"], "example.test": ["127.0.0.1"],
                     "other.test": ["127.0.0.1"]})
-    with serve() as srv, build_client(["*.example.test"], resolver=dns) as c:
+    # loopback stands in for a public address here: the private block is tested below
+    with serve() as srv, build_client(["*.example.test"], resolver=dns,
+                                      block_private=False) as c:
         assert c.get(srv.url("/hello", "api.example.test")).status_code == 200
         with pytest.raises(AccessDenied):
             c.get(srv.url("/hello", "example.test"))  # the bare name is not covered
@@ -114,7 +116,7 @@ def test_connects_to_exactly_the_checked_address(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(socket.socket, "connect", spy)
     with serve() as srv, build_client(
-        ["rebind.test"], resolver=lambda h, p: next(answers)
+        ["rebind.test"], resolver=lambda h, p: next(answers), block_private=False
     ) as c:
         assert c.get(srv.url("/hello", "rebind.test")).status_code == 200
     assert seen == [("127.0.0.1", srv.port)]
@@ -185,11 +187,13 @@ def test_tls_with_private_ca(tmp_path: Path) -> None:
     ca_pem, server_ctx = make_ca(tmp_path, ["tls.test"])
     dns = fake_dns({"tls.test": ["127.0.0.1"], "wrong.test": ["127.0.0.1"]})
     with serve(tls=server_ctx) as srv:
-        with build_client(["*.test", "tls.test"], ca_bundle=str(ca_pem), resolver=dns) as c:
+        with build_client(["*.test", "tls.test", "127.0.0.1"], ca_bundle=str(ca_pem),
+                          resolver=dns) as c:
             assert c.get(srv.url("/hello", "tls.test")).text == "hello\n"
             with pytest.raises(httpx.ConnectError, match="(?i)hostname|match"):
                 c.get(srv.url("/hello", "wrong.test"))  # certificate is for tls.test only
-        with build_client(["tls.test"], resolver=dns) as c:  # default roots: not trusted
+        # default roots: not trusted
+        with build_client(["tls.test", "127.0.0.1"], resolver=dns) as c:
             with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
                 c.get(srv.url("/hello", "tls.test"))
             with c.with_ca(ca_pem.read_text()) as c2:

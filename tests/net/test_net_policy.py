@@ -153,4 +153,5 @@ def test_block_private_keeps_explicit_private_entries() -> None:
     assert not al.allows_address("10.0.0.1")  # only the catch-all covers it
     assert al.allows_address("8.8.8.8")
     assert al.address_blocked("169.254.169.254")
-    assert not AllowList(["example.com"]).address_blocked("127.0.0.1")
+    assert not AllowList(["example.com"], block_private=False).address_blocked("127.0.0.1")
+    assert AllowList(["example.com"]).address_blocked("127.0.0.1")  # the default is safe

@@ -146,6 +146,9 @@ def test_changes_and_diff(host: Path) -> None:
         assert sb.diff() == (
             "--- a/w/a.txt\n+++ b/w/a.txt\n@@ -1,2 +1,3 @@\n one\n two\n+three\n"
             "Binary files a/w/bin and b/w/bin differ\n"
+            # a symlink shows as its target, with git's mode line (it used to be left out)
+            "diff --git a/w/l b/w/l\nnew file mode 120000\n"
+            "--- a/w/l\n+++ b/w/l\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n"
             "--- a/w/n.txt\n+++ b/w/n.txt\n@@ -0,0 +1 @@\n+hi\n"
             "--- a/w/sub/b.txt\n+++ b/w/sub/b.txt\n@@ -1 +0,0 @@\n-bee\n"
             "--- a/w/sub/deep/c\n+++ b/w/sub/deep/c\n@@ -1 +0,0 @@\n-sea\n"

@@ -132,6 +132,8 @@ def extract(line: bytes, key: Key, tab: bytes | None) -> bytes:
             sword -= 1
             j = line.find(tab, ptr)
             ptr = lim if j < 0 else j + 1
+    elif sword >= lim:  # a field takes at least one byte: all of them are skipped
+        ptr = lim
     elif sword:
         m = _skip_fields(sword).match(line)
         ptr = m.end() if m else lim
@@ -151,6 +153,8 @@ def extract(line: bytes, key: Key, tab: bytes | None) -> bytes:
                 ptr = lim if j < 0 else j
                 if ptr < lim and (eword or key.echar):
                     ptr += 1
+        elif eword >= lim:
+            ptr = lim
         elif eword:
             m = _skip_fields(eword).match(line)
             ptr = m.end() if m else lim

@@ -19,6 +19,13 @@ FULL_MONTHS = [
 FULL_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
+
+WIDTH_MAX = 1 << 24  # GNU pads to any int width; past this the text is refused, not built
+
+
+class WidthTooLarge(ValueError):
+    """A conversion's width asks for more padding than vshell builds in memory."""
+
 def zone(env: Mapping[str, str]) -> _dt.tzinfo:
     """The tzinfo for ``TZ`` in ``env`` (UTC when unset, empty or unknown)."""
     name = env.get("TZ", "")
@@ -90,6 +97,8 @@ def strftime(fmt: str, d: _dt.datetime, nanos: int = 0) -> str:
         while i < n and fmt[i].isdigit():
             width += fmt[i]
             i += 1
+        if width and (len(width) > 9 or int(width) > WIDTH_MAX):
+            raise WidthTooLarge(f"{width}: field width too large")
         colons = 0
         while i < n and fmt[i] == ":":
             colons += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from vshell.builtins import _textio as tio
+from vshell.builtins._numarg import parse_count
 from vshell.builtins._width import char_width
 from vshell.command import Exit, Invocation
 
@@ -26,12 +27,11 @@ def run(inv: Invocation) -> int:
     fillrows = opts.has("-x", "--fillrows")
     keep_empty = opts.has("-L", "--keep-empty-lines")
     if width_s is not None:
-        if not width_s.isdigit():
-            raise Exit(1, f"invalid columns argument: '{width_s}'")
-        termwidth = int(width_s)
+        termwidth = _columns_arg(width_s)
     else:
         env = inv.env.get("COLUMNS", "")
-        termwidth = int(env) if env.isdigit() and int(env) > 0 else 80
+        parsed = parse_count(env) if env.isdigit() else None
+        termwidth = parsed.value if parsed and parsed.value > 0 else 80
     lines: list[str] = []
     status = 0
     for name in opts.operands or ["-"]:
@@ -85,12 +85,23 @@ def _table(lines: list[str], seps: str | None, osep: str) -> str:
     return "".join(out)
 
 
+def _columns_arg(text: str) -> int:
+    """util-linux ``strtou32_or_err``: decimal, 0 to 2^32-1, else its two messages."""
+    n = parse_count(text, limit=(1 << 32) - 1)
+    if n is not None and not n.overflow:
+        return n.value
+    body = text.strip()
+    if n is not None or (body.startswith("-") and body[1:].isdigit()):
+        raise Exit(1, f"invalid columns argument: '{text}': Numerical result out of range")
+    raise Exit(1, f"invalid columns argument: '{text}'")
+
+
 def _columns(items: list[str], termwidth: int, fillrows: bool) -> str:
     if not items:
         return ""
     maxlen = max(_width(x) for x in items)
     maxlen = (maxlen + 8) & ~7
-    numcols = termwidth // maxlen if maxlen else 1
+    numcols = min(termwidth // maxlen if maxlen else 1, len(items))
     if numcols <= 1:
         return "".join(x + "\n" for x in items)
     n = len(items)

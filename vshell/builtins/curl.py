@@ -399,6 +399,11 @@ def run(inv: Invocation) -> int:
         except Exception as e:  # noqa: BLE001 - a bad PEM is the user's input error
             _say(inv, cfg, f"(77) error setting certificate verify locations: {e}")
             return 77
+    if not _header_file_ok(inv, cfg):
+        if own_client is not None:
+            own_client.close()
+        _say(inv, cfg, "(23) Failed writing received data to disk/application")
+        return 23
     from vshell.net import cancel_scope
 
     status = 0
@@ -682,8 +687,23 @@ def _dump(inv: Invocation, cfg: Config, blocks: list[bytes]) -> None:
     try:
         with inv.fs.open(inv.abs(cfg.dump_header), "wb") as f:
             f.write(data)
-    except OSError as e:
-        _say(inv, cfg, f"{cfg.dump_header}: {e.strerror}")
+    except OSError:
+        raise CurlError(23, "Failed writing received data to disk/application") from None
+
+
+def _header_file_ok(inv: Invocation, cfg: Config) -> bool:
+    """curl opens the ``-D`` file before the transfer: a file it cannot write stops it."""
+    if cfg.dump_header is None or cfg.dump_header == "-":
+        return True
+    try:
+        with inv.fs.open(inv.abs(cfg.dump_header), "wb"):
+            pass
+    except OSError:
+        if not cfg.silent or cfg.show_error:
+            inv.stderr.write(f"Warning: Failed to open {cfg.dump_header}\n".encode(
+                "utf-8", "surrogateescape"))
+        return False
+    return True
 
 
 def _status_block(response: Any) -> bytes:
@@ -722,9 +742,7 @@ def _send(client: Any, request: Any, cfg: Config, stats: Stats,
     try:
         return client.send(request, stream=True, follow_redirects=False)
     except AccessDenied as e:
-        where = f"{e.host} ({e.address})" if e.address and e.address != e.host else e.host
-        raise CurlError(7, f"network access to {where} is not permitted by the allow list"
-                        ) from None
+        raise CurlError(7, e.detail) from None
     except ResolveFailed:
         raise CurlError(6, f"Could not resolve host: {host}") from None
     except httpx.ConnectTimeout:

@@ -6,6 +6,7 @@ import re
 from itertools import repeat
 
 from vshell.builtins import _textio as tio
+from vshell.builtins._numarg import UINTMAX_MAX, parse_count
 from vshell.command import Invocation
 
 _INF = 1 << 62
@@ -31,8 +32,19 @@ def _parse_list(inv: Invocation, text: str, fields: bool) -> list[tuple[int, int
             raise tio.usage_error(inv, f"invalid {what} value {tio.quote(val)}" if fields
                                   else f"invalid {what} {tio.quote(val)}")
         lo_s, dash, hi_s = m.groups()
+
+        def number(digits: str) -> int:
+            """GNU: UINTMAX_MAX or more is too large; a line is never _INF long."""
+            n = parse_count(digits, limit=UINTMAX_MAX - 1)
+            if n is None or n.overflow:
+                raise tio.usage_error(inv, (f"field number {tio.quote(digits)} is too large"
+                                            if fields else
+                                            f"byte/character offset {tio.quote(digits)} is "
+                                            "too large"))
+            return min(n.value, _INF)
+
         if not dash:
-            n = int(lo_s)
+            n = number(lo_s)
             if n == 0:
                 raise tio.usage_error(inv, "fields are numbered from 1" if fields
                                       else "byte/character positions are numbered from 1")
@@ -40,9 +52,9 @@ def _parse_list(inv: Invocation, text: str, fields: bool) -> list[tuple[int, int
             continue
         if not lo_s and not hi_s:
             raise tio.usage_error(inv, "invalid range with no endpoint: -")
-        lo = int(lo_s) if lo_s else 1
-        hi = int(hi_s) if hi_s else _INF
-        if lo == 0 or (hi_s and hi == 0 and not lo_s):
+        lo = number(lo_s) if lo_s else 1
+        hi = number(hi_s) if hi_s else _INF
+        if lo == 0:
             raise tio.usage_error(inv, "fields are numbered from 1" if fields
                                   else "byte/character positions are numbered from 1")
         if hi < lo:

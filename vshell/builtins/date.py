@@ -10,7 +10,7 @@ import time
 from vshell.builtins import _dateparse
 from vshell.builtins._futil import enc, invalid_arg, quote, quotef, strerror
 from vshell.builtins._opts import parse
-from vshell.builtins._timefmt import strftime, zone
+from vshell.builtins._timefmt import WidthTooLarge, strftime, zone
 from vshell.command import Exit, Invocation
 
 HELP = """\
@@ -99,16 +99,21 @@ def run(inv: Invocation) -> int:
     elif when is not None:
         try:
             secs, nanos = _dateparse.parse(when, now, tz)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise Exit(1, f"invalid date {quote(when)}") from None
+        if not -(1 << 63) <= secs < 1 << 63:  # past time_t: GNU's parser refuses it
+            raise Exit(1, f"invalid date {quote(when)}")
     else:
         ns = time.time_ns()
         secs, nanos = divmod(ns, 1_000_000_000)
     try:
         d = _dt.datetime.fromtimestamp(secs, tz)
     except (OverflowError, ValueError, OSError):
-        raise Exit(1, f"time {secs} is out of range") from None
-    text = strftime(fmt if fmt is not None else "%a %b %e %H:%M:%S %Z %Y", d, nanos)
+        raise Exit(1, f"time {quote(str(secs))} is out of range") from None
+    try:
+        text = strftime(fmt if fmt is not None else "%a %b %e %H:%M:%S %Z %Y", d, nanos)
+    except WidthTooLarge:
+        raise Exit(1, "memory exhausted") from None
     inv.stdout.write(enc(text) + b"\n")
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from vshell.builtins import _textio as tio
+from vshell.builtins._numarg import INT_MAX, INTMAX_MAX, INTMAX_MIN, parse_int
 from vshell.command import Exit, Invocation
 from vshell.text import regex
 
@@ -18,13 +19,23 @@ def _style(inv: Invocation, v: str, what: str):
     raise tio.usage_error(inv, f"invalid {what} numbering style: {tio.quote(v)}")
 
 
-def _int(inv: Invocation, v: str, what: str, positive: bool = False) -> int:
-    try:
-        n = int(v)
-    except ValueError:
-        raise Exit(1, f"invalid {what}: {tio.quote(v)}") from None
+_WIDTH_MAX = 1 << 20
+
+
+def _int(inv: Invocation, v: str, what: str, positive: bool = False,
+         high: int = INTMAX_MAX) -> int:
+    """GNU's ``xdectoimax``: a decimal in [1 or INTMAX_MIN, ``high``], else its message."""
+    n = parse_int(v, low=-(1 << 200), high=1 << 200)
+    if n is None:
+        body = v.strip().lstrip("+-")
+        if body.isdigit() and body.isascii():  # digits, only too many of them
+            n = (1 << 201) * (-1 if v.strip().startswith("-") else 1)
+        else:
+            raise Exit(1, f"invalid {what}: {tio.quote(v)}")
     if positive and n <= 0:
         raise Exit(1, f"invalid {what}: {tio.quote(v)}: Numerical result out of range")
+    if not INTMAX_MIN <= n <= high:
+        raise Exit(1, f"invalid {what}: {tio.quote(v)}: Value too large for defined data type")
     return n
 
 
@@ -68,7 +79,9 @@ def _run(inv: Invocation) -> int:
         elif k in ("-v", "--starting-line-number"):
             start = _int(inv, v, "starting line number")
         elif k in ("-w", "--number-width"):
-            width = _int(inv, v, "line number field width", True)
+            width = _int(inv, v, "line number field width", True, INT_MAX)
+            if width > _WIDTH_MAX:  # GNU would pad each line to gigabytes
+                raise Exit(1, "memory exhausted")
     blank_fmt = b" " * (width + len(sep))
     delims = {delim * 3: "h", delim * 2: "b", delim: "f"} if delim else {}
     state = {"sec": "b", "num": start, "blanks": 0}

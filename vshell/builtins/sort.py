@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from vshell.builtins import _textio as tio
+from vshell.builtins._numarg import parse_count
 from vshell.builtins._sortkeys import Key, Rev, key_function
 from vshell.command import Exit, Invocation
 
@@ -50,10 +51,11 @@ def _parse_key(inv: Invocation, spec: str) -> Key:
     s = spec
 
     def count(s: str, what: str) -> tuple[int, str]:
-        m = re.match(r"\d+", s)
-        if not m:
+        m = re.match(r"[0-9]+", s)
+        n = parse_count(m.group(0)) if m else None
+        if m is None or n is None:
             raise _die(inv, f"{what}: invalid count at start of {tio.quote(s)}")
-        return int(m.group(0)), s[m.end():]
+        return n.value, s[m.end():]  # GNU: a huge count is SIZE_MAX
 
     n, s = count(s, "invalid number at field start")
     if n == 0:

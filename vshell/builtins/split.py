@@ -10,6 +10,7 @@ import re
 from typing import IO
 
 from vshell.builtins._futil import CHUNK, enc, quote, quoteaf, strerror
+from vshell.builtins._numarg import INTMAX_MAX, UINTMAX_MAX, parse_count
 from vshell.builtins._opts import parse
 from vshell.command import Exit, Invocation
 
@@ -35,18 +36,24 @@ default size is 1000 lines, and default PREFIX is 'x'.
       --help     display this help and exit
 """
 
+_NAME_MAX = 4096
 _SIZE = {"": 1, "b": 512, "K": 1024, "KiB": 1024, "KB": 1000, "M": 1 << 20, "MiB": 1 << 20,
          "MB": 10**6, "G": 1 << 30, "GiB": 1 << 30, "GB": 10**9, "T": 1 << 40, "TB": 10**12,
          "k": 1024, "kB": 1000}
 
 
-def _size(text: str, what: str) -> int:
+def _size(text: str, what: str, limit: int = INTMAX_MAX) -> int:
+    """GNU's ``xdectoumax``: a positive count up to ``limit`` (lines: UINTMAX_MAX; bytes
+    and chunks: the largest file offset), else its message."""
     m = re.fullmatch(r"(\d+)([A-Za-z]*)", text)
-    if not m or m.group(2) not in _SIZE:
+    if not m or m.group(2) not in _SIZE or (what == "lines" and m.group(2)):
         raise Exit(1, f"invalid number of {what}: {quote(text)}")
-    n = int(m.group(1)) * _SIZE[m.group(2)]
+    n = int(m.group(1)) * _SIZE[m.group(2)] if len(m.group(1)) <= 40 else limit + 1
     if n == 0:
         raise Exit(1, f"invalid number of {what}: {quote(text)}: Numerical result out of range")
+    if n > limit:
+        raise Exit(1, f"invalid number of {what}: {quote(text)}: Value too large for defined "
+                   "data type")
     return n
 
 
@@ -129,9 +136,9 @@ def run(inv: Invocation) -> int:
     for key, val in o.items:
         v = val or ""
         if key in ("-l", "--lines"):
-            mode, amount = "l", _size(v, "lines")
+            mode, amount = "l", _size(v, "lines", UINTMAX_MAX)
         elif key == "-NUM":
-            mode, amount = "l", _size(v, "lines")
+            mode, amount = "l", _size(v, "lines", UINTMAX_MAX)
         elif key in ("-b", "--bytes"):
             mode, amount = "b", _size(v, "bytes")
         elif key in ("-C", "--line-bytes"):
@@ -140,19 +147,22 @@ def run(inv: Invocation) -> int:
             m = re.fullmatch(r"(?:([lr])/)?(?:(\d+)/)?(\d+)", v)
             if not m:
                 raise Exit(1, f"invalid number of chunks: {quote(v)}")
-            n = int(m.group(3))
-            if n == 0:
-                raise Exit(1, f"invalid number of chunks: {quote(v)}: "
-                              "Numerical result out of range")
-            k = int(m.group(2)) if m.group(2) else 0
+            n = _size(m.group(3), "chunks")
+            k = parse_count(m.group(2)).value if m.group(2) else 0  # type: ignore[union-attr]
             if k > n:
                 raise Exit(1, f"invalid chunk number: {quote(m.group(2) or '')}")
             mode = "n"
             chunks = (m.group(1) or "", k, n)
         elif key in ("-a", "--suffix-length"):
-            if not v.isdigit():
+            parsed = parse_count(v) if v.isdigit() else None
+            if parsed is None:
                 raise Exit(1, f"invalid suffix length: {quote(v)}")
-            length = int(v)
+            if parsed.overflow or parsed.value > INTMAX_MAX // 4:
+                raise Exit(1, f"invalid suffix length: {quote(v)}: Value too large for "
+                           "defined data type")
+            if parsed.value > _NAME_MAX:  # no file system takes such a name
+                raise Exit(1, f"{quote(v)}-character suffixes: File name too long")
+            length = parsed.value
         elif key == "--additional-suffix":
             if "/" in v:
                 raise Exit(1, f"invalid suffix {quote(v)}, contains directory separator")
@@ -265,15 +275,15 @@ def _by_chunks(inv: Invocation, src: IO[bytes], out: Splitter, spec: tuple[str, 
         parts.append(data)
     data = b"".join(parts)
     size = len(data)
-    pieces: list[bytes]
-    if kind == "r":
-        lines = data.splitlines(keepends=True)
-        pieces = [b"".join(lines[i::n]) for i in range(n)]
-    elif kind == "l":
-        pieces = []
-        start = 0
-        per = size // n
-        for k in range(n):
+    lines = data.splitlines(keepends=True) if kind == "r" else []
+
+    def piece(k: int, start: int) -> tuple[bytes, int]:
+        """Chunk ``k`` (0-based) and where the next one starts; nothing is listed up front,
+        so a huge N costs time the cancel token bounds, not memory."""
+        if kind == "r":
+            return b"".join(lines[k::n]), start
+        if kind == "l":
+            per = size // n
             boundary = (k + 1) * per
             if k == n - 1:
                 end = size
@@ -282,16 +292,27 @@ def _by_chunks(inv: Invocation, src: IO[bytes], out: Splitter, spec: tuple[str, 
             else:
                 nl = data.find(b"\n", boundary - 1)
                 end = size if nl < 0 else nl + 1
-            pieces.append(data[start:end])
-            start = max(start, end)
-    else:
+            return data[start:end], max(start, end)
         chunk = size // n
-        pieces = [data[k * chunk : (k + 1) * chunk if k < n - 1 else size] for k in range(n)]
+        return data[k * chunk : (k + 1) * chunk if k < n - 1 else size], start
+
     if only:
-        inv.stdout.write(pieces[only - 1])
+        if kind == "l":  # where chunk K starts depends on the chunks before it
+            at = 0
+            for k in range(only):
+                inv.cancel.check()
+                got, at = piece(k, at)
+        else:
+            got, _ = piece(only - 1, 0)
+        inv.stdout.write(got)
         return
-    for piece in pieces:
-        if elide and not piece:
+    at = 0
+    for k in range(n):
+        inv.cancel.check()
+        chunk_data, at = piece(k, at)
+        if elide and not chunk_data:
+            if (kind == "r" and k >= len(lines)) or (kind == "l" and at >= size) or size == 0:
+                break  # every later chunk is empty too
             continue
         out.open_next()
-        out.write(piece)
+        out.write(chunk_data)

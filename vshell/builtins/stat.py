@@ -17,9 +17,10 @@ from vshell.builtins._futil import (
     quoteaf,
     strerror,
 )
+from vshell.builtins._numarg import INT_MAX
 from vshell.builtins._opts import parse
-from vshell.builtins._timefmt import localtime, strftime, zone
-from vshell.command import Invocation
+from vshell.builtins._timefmt import WIDTH_MAX, localtime, strftime, zone
+from vshell.command import Exit, Invocation
 
 HELP = """\
 Usage: stat [OPTION]... FILE...
@@ -190,6 +191,12 @@ class _Stat:
             flags, width, prec, hl, conv = m.groups()
             if conv == "%":
                 return "%"
+            sizes = [int(t) for t in (width, prec) if t and len(t) <= 12] + [
+                1 << 40 for t in (width, prec) if t and len(t) > 12]
+            if any(n > INT_MAX for n in sizes):
+                return ""  # GNU: printf refuses the directive, stat prints nothing for it
+            if any(n > WIDTH_MAX for n in sizes):
+                raise Exit(1, "memory exhausted")
             v = self.value(conv, hl)
             if isinstance(v, _Radix):
                 spec = "%" + flags.replace("'", "") + width + ("." + prec if prec else "") + v.kind

@@ -5,7 +5,26 @@ from __future__ import annotations
 import re
 
 from vshell.builtins import _textio as tio
+from vshell.builtins._numarg import UINTMAX_MAX, Count, parse_count
 from vshell.command import Exit, Invocation
+
+_RX_REPEAT_MAX = 65535
+
+
+def _min_length(text: str) -> int:
+    """binutils reads ``-n`` with ``strtoul`` (base 0) into an ``unsigned int``."""
+    body = text.lstrip(" \t\n\v\f\r")
+    neg = body.startswith("-")
+    n = parse_count(body[1:] if body[:1] in "+-" else body, base=0) if body else None
+    if n is None and body:
+        raise Exit(1, f"invalid integer argument {text}")
+    if n is None:
+        n = Count(0)
+    value = n.value if not neg or n.overflow else (-n.value) % (UINTMAX_MAX + 1)
+    value &= 0xFFFFFFFF
+    if value < 1:
+        raise Exit(1, f"invalid minimum string length {value}")
+    return value
 
 
 def run(inv: Invocation) -> int:
@@ -19,12 +38,7 @@ def run(inv: Invocation) -> int:
     whitespace = False
     for k, v in opts.items:
         if k in ("-n", "--bytes", "-NUM"):
-            try:
-                minlen = int(v or "")
-            except ValueError:
-                raise Exit(1, f"invalid minimum string length {v}") from None
-            if minlen < 1:
-                raise Exit(1, f"invalid minimum string length {v}")
+            minlen = _min_length(v or "")
         elif k in ("-t", "--radix"):
             if v not in ("o", "d", "x"):
                 raise Exit(1, f"invalid radix: {v}")
@@ -41,7 +55,8 @@ def run(inv: Invocation) -> int:
             if v != "s":
                 raise Exit(1, "only the default encoding (-e s) is supported by vshell")
     chars = rb"[\x20-\x7e\t\n\r\x0b\x0c]" if whitespace else rb"[\x20-\x7e\t]"
-    rx = re.compile(chars + b"{%d,}" % minlen)
+    # the regex engine's repeat counts are bounded; longer minimums filter its matches
+    rx = re.compile(chars + b"{%d,}" % min(minlen, _RX_REPEAT_MAX))
     printable = bytes(range(0x20, 0x7F)) + (b"\t\n\r\x0b\x0c" if whitespace else b"\t")
     status = 0
     for name in opts.operands or ["-"]:
@@ -66,24 +81,30 @@ def run(inv: Invocation) -> int:
                 # a run touching the chunk end may continue in the next chunk
                 cut = len(data.rstrip(printable))
                 body, carry = data[:cut], data[cut:]
-                _emit(inv, rx, body, base, radix, prefix, sep)
+                _emit(inv, rx, minlen, body, base, radix, prefix, sep)
                 base += len(body)
             if carry:
-                _emit(inv, rx, carry, base, radix, prefix, sep)
+                _emit(inv, rx, minlen, carry, base, radix, prefix, sep)
         finally:
             tio.close_input(inv, f)
     return status
 
 
-def _emit(inv: Invocation, rx: re.Pattern[bytes], data: bytes, base: int, radix: str | None,
-          prefix: bytes, sep: bytes) -> None:
-    if radix is None and not prefix:
+def _emit(inv: Invocation, rx: re.Pattern[bytes], minlen: int, data: bytes, base: int,
+          radix: str | None, prefix: bytes, sep: bytes) -> None:
+    if minlen > _RX_REPEAT_MAX:
+        if len(data) < minlen:
+            return
+        matches = [m for m in rx.finditer(data) if len(m.group(0)) >= minlen]
+    elif radix is None and not prefix:
         found = rx.findall(data)
         if found:
             inv.stdout.write(sep.join(found) + sep)
         return
+    else:
+        matches = list(rx.finditer(data))
     out = []
-    for m in rx.finditer(data):
+    for m in matches:
         off = b""
         if radix is not None:
             pos = base + m.start()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from vshell.builtins import _textio as tio
+from vshell.builtins._numarg import SIZE_MAX, parse_count
 from vshell.command import Exit, Invocation
 
 _CLASSES: dict[str, bytes] = {}
@@ -112,7 +113,7 @@ def _parse(inv: Invocation, text: str, is_set2: bool) -> list[_Elem]:
                     j += 1
                 if j < n and raw[j][0] == 0x5D and not raw[j][1]:
                     if digits:
-                        cnt = int(digits, 8) if digits.startswith(b"0") else int(digits)
+                        cnt = _repeat_count(digits)
                         if cnt == 0:
                             cnt = None
                     else:
@@ -138,6 +139,15 @@ def _parse(inv: Invocation, text: str, is_set2: bool) -> list[_Elem]:
     return elems
 
 
+def _repeat_count(digits: bytes) -> int:
+    """GNU's ``[c*n]`` count: octal with a leading 0, below SIZE_MAX, else an error."""
+    text = digits.decode("ascii")
+    n = parse_count(text, base=8 if text.startswith("0") else 10, limit=SIZE_MAX - 1)
+    if n is None or n.overflow:
+        raise Exit(1, f"invalid repeat count {tio.quote(text)} in [c*n] construct")
+    return n.value
+
+
 def _show(b: int) -> str:
     if 32 <= b < 127:
         return chr(b)
@@ -158,7 +168,9 @@ def _expand(elems: list[_Elem], fill_to: int | None = None) -> bytes:
                 out += b""
                 fill_byte = e.data
             else:
-                out += e.data * e.count
+                # positions past set1's end are never used, and a set needs one copy
+                limit = max(fill_to or 0, len(out) + 1)
+                out += e.data * min(e.count, max(0, limit - len(out)) or 1)
     if fill_at >= 0 and fill_to is not None:
         need = max(0, fill_to - len(out))
         out[fill_at:fill_at] = fill_byte * need

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from vshell.builtins import _textio as tio
+from vshell.builtins._numarg import parse_count
 from vshell.command import Exit, Invocation
 
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
@@ -23,10 +24,11 @@ def _choice(inv: Invocation, opt: str, value: str, valid: list[str]) -> str:
 
 
 def _num(inv: Invocation, v: str, what: str) -> int:
-    n = tio.parse_size(v) if v and v.lstrip("+").isdigit() else None
+    """GNU uniq's ``size_opt``: a plain count, a huge one clamped to SIZE_MAX."""
+    n = parse_count(v) if v.lstrip(" +").isdigit() else None
     if n is None:
         raise Exit(1, f"{v}: invalid number of {what}")
-    return n
+    return n.value
 
 
 def run(inv: Invocation) -> int:
@@ -55,7 +57,7 @@ def run(inv: Invocation) -> int:
         elif k in ("-f", "--skip-fields"):
             skip_f = _num(inv, v or "", "fields to skip")
         elif k == "-NUM":
-            skip_f = int(v or "0")
+            skip_f = _num(inv, v or "0", "fields to skip")
         elif k in ("-s", "--skip-chars"):
             skip_c = _num(inv, v or "", "bytes to skip")
         elif k in ("-w", "--check-chars"):
@@ -93,6 +95,8 @@ def run(inv: Invocation) -> int:
         p = 0
         n = len(line)
         for _ in range(skip_f):
+            if p >= n:
+                break
             while p < n and line[p] in b" \t":
                 p += 1
             while p < n and line[p] not in b" \t":

@@ -1201,4 +1201,23 @@ def b_history(sh: Shell, name: str, args: list[str]) -> int:
     if not a.startswith("-") and not a.lstrip("+").isdigit():
         sh.err(f"history: {a}: numeric argument required")
         return 1
+    if a in ("-w", "-r"):
+        return _history_file(sh, a, args[1] if len(args) > 1 else None)
+    return 0
+
+
+def _history_file(sh: Shell, flag: str, name: str | None) -> int:
+    """``-w`` writes the (empty) history to FILE, ``-r`` reads it; like bash, a file that
+    cannot be written or read fails with status 1, silently."""
+    from vshell.command import _normpath
+
+    name = name if name is not None else sh.state.get("HISTFILE")
+    if not name:
+        return 0
+    path = _normpath(name if name.startswith("/") else sh.state.cwd.rstrip("/") + "/" + name)
+    try:
+        with sh.ctx.fs.open(path, "wb" if flag == "-w" else "rb"):
+            pass
+    except OSError:
+        return 1
     return 0

@@ -285,6 +285,23 @@ def _read_with_timeout(stream: Any, delim: bytes, nchars: int | None, sh: Shell,
     return r[0], r[1], False
 
 
+_MAPFILE_BAD = {"n": "invalid line count", "s": "invalid line count",
+                "O": "invalid array origin", "c": "invalid callback quantum",
+                "u": "invalid file descriptor specification"}
+
+
+def _mapfile_number(opt: str, text: str) -> int | None:
+    """bash's checks: a legal number, >= 0 (> 0 for -c), that fits its C int."""
+    from vshell.builtins._numarg import INT_MAX, shell_number
+
+    n = shell_number(text)
+    if n is None or n < 0 or (opt == "c" and n == 0):
+        return None
+    if n > (INT_MAX if opt == "u" else 2 * INT_MAX + 1):
+        return None
+    return n
+
+
 def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
     delim = b"\n"
@@ -308,25 +325,28 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
         if opt in "dnOsuCc" and not val:
             i += 1
             val = args[i] if i < len(args) else ""
-        if opt in "nOsuc" and not val.lstrip("-").isdigit():
-            sh.err(f"{name}: {val}: invalid number")
-            return 1
+        number: int | None = 0
+        if opt in "nOsuc":
+            number = _mapfile_number(opt, val)
+            if number is None:
+                sh.err(f"{name}: {val}: {_MAPFILE_BAD[opt]}")
+                return 1
         if opt == "d":
             delim = val.encode()[:1] if val else b"\x00"
         elif opt == "n":
-            count = int(val or 0)
+            count = number
         elif opt == "O":
-            origin = int(val or 0)
+            origin = number
         elif opt == "s":
-            skip = int(val or 0)
+            skip = number
         elif opt == "t":
             strip = True
         elif opt == "u":
-            fd = int(val or 0)
+            fd = number
         elif opt == "C":
             callback = val
         elif opt == "c":
-            quantum = int(val or 5000)
+            quantum = number
         else:
             sh.err(f"{name}: -{opt}: invalid option")
             return 2
@@ -375,7 +395,8 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
             line = line[:-1]  # a NUL cannot live in a shell string, so it never stays
         items[idx] = line.decode("utf-8", "surrogateescape")
         if callback and (idx - origin + 1) % quantum == 0:
-            sh.run_source(f"{callback} {idx} {items[idx]!r}", top=False)
+            quoted = "'" + items[idx].replace("'", "'\\''") + "'"  # shell quoting, not repr
+            sh.run_source(f"{callback} {idx} {quoted}", top=False)
         idx += 1
     try:
         st.set_array(target, items)

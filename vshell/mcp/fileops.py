@@ -14,12 +14,13 @@ import stat as st
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from vshell.command import normpath
+from vshell.command import CancelToken, normpath
 from vshell.records import record
 
 READ_MAX_LINES = 2000
 READ_MAX_BYTES = 50 * 1024
 LINE_SCAN_CAP = 1024 * 1024  # a single line is never buffered beyond this
+LINE_SCAN_LIMIT = 16 * 1024 * 1024  # nor scanned for its end beyond this
 COUNT_SCAN_LIMIT = 64 * 1024 * 1024  # count total lines only in files up to this size
 EDIT_MAX_BYTES = 16 * 1024 * 1024
 LIST_MAX_ENTRIES = 1000
@@ -85,39 +86,65 @@ def _looks_binary(sample: bytes) -> bool:
 
 
 # --- read ------------------------------------------------------------------------------
-def _iter_lines(f: BinaryIO) -> Iterator[tuple[bytes, int]]:
-    """Yield (line without its newline, full length in bytes); long lines keep only a head."""
+@record
+class _Line:
+    """One line as read: a bounded head, its length so far, and whether its end was seen."""
+
+    head: bytes
+    length: int
+    complete: bool = True
+
+
+def _check(cancel: CancelToken | None) -> None:
+    if cancel is not None:
+        cancel.check()
+
+
+def _iter_lines(f: BinaryIO, cancel: CancelToken | None = None) -> Iterator[_Line]:
+    """The lines of ``f`` without their newlines; a long line keeps only a head.
+
+    A line longer than ``LINE_SCAN_CAP`` is not buffered; its end is looked for only up
+    to ``LINE_SCAN_LIMIT`` bytes, past which the scan stops (a file that is one endless
+    line must not keep a tool call busy).  The cancel token is checked per chunk.
+    """
     buf = b""
     skipping = False  # inside a line longer than LINE_SCAN_CAP: discard to its end
     head = b""
     length = 0
     while True:
+        _check(cancel)
         chunk = f.read(_CHUNK)
         if not chunk:
             break
+        if skipping and b"\n" not in chunk:
+            length += len(chunk)
+            if length > LINE_SCAN_LIMIT:
+                yield _Line(head, length, complete=False)
+                return
+            continue
         buf += chunk
         parts = buf.split(b"\n")
         buf = parts.pop()
         for p in parts:
             if skipping:
-                yield head, length + len(p)
+                yield _Line(head, length + len(p))
                 skipping = False
             else:
-                yield p, len(p)
+                yield _Line(p, len(p))
         if not skipping and len(buf) > LINE_SCAN_CAP:
             skipping, head, length, buf = True, buf[:LINE_SCAN_CAP], len(buf), b""
         elif skipping:
             length += len(buf)
             buf = b""
     if skipping:
-        yield head, length + len(buf)
+        yield _Line(head, length + len(buf))
     elif buf:
-        yield buf, len(buf)
+        yield _Line(buf, len(buf))
 
 
-def read_file(fs: Any, cwd: str, path: Any, offset: Any = None, limit: Any = None
-              ) -> tuple[str, dict[str, Any]]:
-    """Lines ``offset``.. (1-based) of a text file, capped by lines and bytes."""
+def read_file(fs: Any, cwd: str, path: Any, offset: Any = None, limit: Any = None, *,
+              cancel: CancelToken | None = None) -> tuple[str, dict[str, Any]]:
+    """Lines ``offset``.. (1-based) of a text file, capped by lines, bytes and scan length."""
     full = resolve(cwd, path)
     start = _positive_int(offset, "offset", 1)
     count = _positive_int(limit, "limit", READ_MAX_LINES)
@@ -136,7 +163,7 @@ def read_file(fs: Any, cwd: str, path: Any, offset: Any = None, limit: Any = Non
                 raise ToolError("E_BINARY", f"{path}: binary file, not text "
                                 "(use bash with od, xxd, strings or file)")
             f.seek(0)
-            return _read_window(f, path, full, info.st_size, start, count)
+            return _read_window(f, path, full, info.st_size, start, count, cancel)
     except OSError as e:
         raise os_error(e, path) from None
 
@@ -149,16 +176,20 @@ def _positive_int(value: Any, name: str, default: int) -> int:
     return value
 
 
-def _read_window(f: BinaryIO, path: str, full: str, size: int, start: int, count: int
-                 ) -> tuple[str, dict[str, Any]]:
+def _read_window(f: BinaryIO, path: str, full: str, size: int, start: int, count: int,
+                 cancel: CancelToken | None = None) -> tuple[str, dict[str, Any]]:
     picked: list[str] = []
     used = 0
     lineno = 0
     more = False
     cut_line = False
+    scan_stopped = False
     counting = size <= COUNT_SCAN_LIMIT
-    for raw, length in _iter_lines(f):
+    for line in _iter_lines(f, cancel):
+        raw, length = line.head, line.length
         lineno += 1
+        if not line.complete:
+            scan_stopped = True
         if lineno < start:
             continue
         if len(picked) >= count or used >= READ_MAX_BYTES or more:
@@ -174,12 +205,18 @@ def _read_window(f: BinaryIO, path: str, full: str, size: int, start: int, count
                     break
                 continue
             keep = raw[:READ_MAX_BYTES].decode("utf-8", "ignore")
-            text = f"{keep} … [line {lineno} cut: {length} bytes long; use bash to see it all]"
+            how = f"{length} bytes long" if line.complete else \
+                f"more than {LINE_SCAN_LIMIT} bytes long, its end was not looked for"
+            text = f"{keep} … [line {lineno} cut: {how}; use bash to see it all]"
             cut_line = True
         picked.append(text)
         used += min(length, READ_MAX_BYTES) + 1
+    if scan_stopped:
+        more, counting = False, False  # nothing past the endless line can be reached
     meta: dict[str, Any] = {"path": full, "file_size": size, "line_count": len(picked),
-                            "start_line": start, "truncated": more or cut_line}
+                            "start_line": start, "truncated": more or cut_line or scan_stopped}
+    if scan_stopped:
+        meta["scan_stopped"] = True
     if counting:
         meta["total_lines"] = lineno
     if more:
@@ -188,6 +225,9 @@ def _read_window(f: BinaryIO, path: str, full: str, size: int, start: int, count
         if size == 0:
             meta["empty_reason"] = "empty_file"
             return "", meta
+        if scan_stopped:
+            return (f"[line {lineno} of {path} is more than {LINE_SCAN_LIMIT} bytes long; "
+                    f"offset {start} cannot be reached by this tool: use bash]"), meta
         meta["empty_reason"] = "offset_beyond_eof"
         return f"[offset {start} is past the end of {path} ({lineno} lines)]", meta
     body = "\n".join(picked)
@@ -305,7 +345,8 @@ def _parse_edits(edits: Any) -> list[tuple[str, str]]:
     return out
 
 
-def edit_file(fs: Any, cwd: str, path: Any, edits: Any) -> tuple[str, dict[str, Any]]:
+def edit_file(fs: Any, cwd: str, path: Any, edits: Any, *,
+              cancel: CancelToken | None = None) -> tuple[str, dict[str, Any]]:
     """Apply exact-text replacements, each matching exactly once, all or none."""
     full = resolve(cwd, path)
     pairs = _parse_edits(edits)
@@ -318,7 +359,7 @@ def edit_file(fs: Any, cwd: str, path: Any, edits: Any) -> tuple[str, dict[str, 
             raise ToolError("E_TOO_LARGE", f"{path}: {info.st_size} bytes; edit works on files "
                             f"up to {EDIT_MAX_BYTES} bytes (use bash, e.g. sed)")
         with fs.open(target, "rb") as f:
-            raw = f.read(EDIT_MAX_BYTES + 1)
+            raw = _read_bounded(f, EDIT_MAX_BYTES + 1, cancel)
     except OSError as e:
         raise os_error(e, path) from None
     if b"\x00" in raw[:8192]:
@@ -329,6 +370,7 @@ def edit_file(fs: Any, cwd: str, path: Any, edits: Any) -> tuple[str, dict[str, 
         raise ToolError("E_BINARY", f"{path}: not UTF-8 text") from None
     spans: list[tuple[int, int, str, int]] = []
     for i, (old, new) in enumerate(pairs):
+        _check(cancel)
         at = text.find(old)
         if at < 0:
             raise ToolError("E_NO_MATCH", f"{path}: edits[{i}].oldText was not found "
@@ -354,11 +396,26 @@ def edit_file(fs: Any, cwd: str, path: Any, edits: Any) -> tuple[str, dict[str, 
     changed = result != text
     data = result.encode("utf-8")
     if changed:
+        _check(cancel)  # the last point where stopping leaves the file as it was
         atomic_write(fs, target, data, path)
     first = text.count("\n", 0, spans[0][0]) + 1
     summary = (f"edit: {path} ({len(pairs)} edit{'s' if len(pairs) != 1 else ''} applied, "
                f"first at line {first})" if changed else f"edit: {path} (no changes)")
     return summary, {"path": full, "edits": len(pairs), "changed": changed, "bytes": len(data)}
+
+
+def _read_bounded(f: BinaryIO, limit: int, cancel: CancelToken | None) -> bytes:
+    """Up to ``limit`` bytes, a chunk at a time so a cancel is noticed."""
+    parts: list[bytes] = []
+    left = limit
+    while left > 0:
+        _check(cancel)
+        chunk = f.read(min(_CHUNK * 16, left))
+        if not chunk:
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
 
 
 def _count_overlapping(text: str, sub: str) -> int:
@@ -380,7 +437,8 @@ def _kind(mode: int) -> str:
     return "other"
 
 
-def list_dir(fs: Any, cwd: str, path: Any = None) -> tuple[str, dict[str, Any]]:
+def list_dir(fs: Any, cwd: str, path: Any = None, *,
+             cancel: CancelToken | None = None) -> tuple[str, dict[str, Any]]:
     """A sorted listing of one directory with each entry's type and size."""
     given = "." if path is None else path
     full = resolve(cwd, given)
@@ -392,6 +450,7 @@ def list_dir(fs: Any, cwd: str, path: Any = None) -> tuple[str, dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     lines: list[str] = []
     for d in entries[:LIST_MAX_ENTRIES]:
+        _check(cancel)
         row: dict[str, Any] = {"name": d.name}
         try:
             lst = d.stat(follow_symlinks=False)

@@ -7,11 +7,12 @@ and keeps the protocol glue in :mod:`vshell.mcp.server` thin.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
-from vshell.command import CancelToken
+from vshell.command import Cancelled, CancelToken
 from vshell.mcp import budget, fileops, review
 from vshell.mcp.fileops import ToolError
 from vshell.records import field, record
@@ -154,6 +155,7 @@ def apply_budget(res: ToolResult, limit: int) -> ToolResult:
         return res
     streams = {k: v for k, v in data.items() if k in ("stdout", "stderr") and isinstance(v, str)}
     if not streams:
+        _fit_lists(data, room - budget.encoded_len(text), limit)
         return res
     rest = room - budget.encoded_len(text)
     sizes = {k: budget.encoded_len(v) for k, v in streams.items()}
@@ -171,12 +173,45 @@ def apply_budget(res: ToolResult, limit: int) -> ToolResult:
     return res
 
 
+def _fit_lists(data: dict[str, Any], room: int, limit: int) -> None:
+    """Drop trailing items of the list fields (list entries, glob matches) until ``data``
+    encodes within ``room`` bytes; the result says so, as a cut stream would."""
+    def size() -> int:
+        return len(json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+    if size() <= room:
+        return
+    lists = [k for k, v in data.items() if isinstance(v, list) and v]
+    for k in lists:
+        items: list[Any] = data[k]
+        kept = len(items)
+        while kept and size() > room:
+            kept = max(0, kept - max(1, kept // 8))
+            data[k] = items[:kept]
+        data[f"{k}_dropped"] = len(items) - kept
+    data.update(result_truncated=True, result_budget_bytes=limit, truncated=True)
+
+
 # --- file tools --------------------------------------------------------------------------
-def _file_tool(fn: Callable[..., tuple[str, dict[str, Any]]], *names: str
-               ) -> Callable[..., ToolResult]:
+def _file_tool(fn: Callable[..., tuple[str, dict[str, Any]]], *names: str,
+               cancellable: bool = True) -> Callable[..., ToolResult]:
+    """A file tool bounded like ``bash``: the server's command timeout (or the sandbox's,
+    when tighter), the client's cancel, and the result budget."""
+
     def run(sb: Any, cfg: ServerConfig, args: dict[str, Any],
             cancel: CancelToken | None = None) -> ToolResult:
-        text, meta = fn(sb.fs, sb.cwd, *(args.get(n) for n in names))
+        limit = cfg.command_timeout
+        if sb.timeout is not None and (limit is None or sb.timeout < limit):
+            limit = sb.timeout
+        token = (cancel or CancelToken()).child(limit or None)
+        extra = {"cancel": token} if cancellable else {}
+        try:
+            text, meta = fn(sb.fs, sb.cwd, *(args.get(n) for n in names), **extra)
+        except Cancelled as e:
+            if (e.args[0] if e.args else None) == "timeout":
+                raise ToolError("E_TIMEOUT", f"stopped after {limit:g}s (the server's command "
+                                "timeout); use bash for long work on big files") from None
+            raise ToolError("E_CANCELED", "the call was canceled") from None
         return apply_budget(ToolResult(text, meta), cfg.max_result_bytes)
 
     return run
@@ -195,6 +230,8 @@ _READ_OUT = {
         "total_lines": {"type": "integer"},
         "truncated": {"type": "boolean"},
         "next_offset": {"type": "integer", "description": "pass as offset to continue"},
+        "scan_stopped": {"type": "boolean", "description": "a line too long to scan ended "
+                         "the read; what follows it is reachable only with bash"},
         "empty_reason": {"type": "string", "enum": ["empty_file", "offset_beyond_eof"]},
     },
     "required": ["path", "file_size", "line_count", "start_line", "truncated"],
@@ -301,7 +338,7 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
             "path": _PATH, "content": {"type": "string", "description": "the whole new text"}},
          "required": ["path", "content"]},
         _WRITE_OUT, read_only=False, destructive=True, idempotent=True,
-        run=_file_tool(fileops.write_file, "path", "content")),
+        run=_file_tool(fileops.write_file, "path", "content", cancellable=False)),
     ToolSpec(
         "edit", "Edit a file by exact replacement",
         "Replace exact text in a file. Each oldText must occur exactly once in the current "
@@ -333,7 +370,7 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
             "path": {"type": "string", "description": "directory to search from"}},
          "required": ["pattern"]},
         _GLOB_OUT, read_only=True, destructive=False, idempotent=True,
-        run=_file_tool(fileops.glob_files, "pattern", "path")),
+        run=_file_tool(fileops.glob_files, "pattern", "path", cancellable=False)),
     ToolSpec(
         "changes", "List copy-on-write changes",
         "Paths changed under the copy-on-write (cow) mounts, which keep every write in the "
@@ -345,8 +382,8 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
     ToolSpec(
         "diff", "Show copy-on-write changes as a diff",
         "Unified diff (--- a/PATH, +++ b/PATH) of the text files changed under the "
-        "copy-on-write mounts; binary files are only named, and directories and symlinks "
-        "appear in `changes` only.",
+        "copy-on-write mounts, symlinks as their targets, and git's old mode/new mode "
+        "lines for a mode change; binary files are only named.",
         {"type": "object", "properties": {}},
         review.DIFF_OUT, read_only=True, destructive=False, idempotent=True,
         run=run_diff),

@@ -130,7 +130,8 @@ class PolicyBackend(httpcore.NetworkBackend):
         if literal is not None:
             if self.policy.allows_address(literal):
                 return [literal]
-            raise AccessDenied(host, str(literal))
+            raise AccessDenied(host, str(literal),
+                               private=self.policy.refused_as_private(literal))
         by_name = self.policy.allows_name(host)
         if not by_name and not any(e.kind == "network" for e in self.policy.entries):
             raise AccessDenied(host)  # nothing could allow it: do not even ask DNS
@@ -143,16 +144,14 @@ class PolicyBackend(httpcore.NetworkBackend):
         if not addrs:
             raise ResolveFailed(host)
         if by_name:
-            ok = [
-                a for a in addrs
-                if not self.policy.address_blocked(a) or self.policy.allows_address(a)
-            ]
+            ok = [a for a in addrs if self.policy.allows_resolved(host, a)]
             if not ok:
-                raise AccessDenied(host, str(addrs[0]))
+                raise AccessDenied(host, str(addrs[0]),
+                                   private=self.policy.address_blocked(addrs[0]))
             return ok
         for a in addrs:
             if not self.policy.allows_address(a):
-                raise AccessDenied(host, str(a))
+                raise AccessDenied(host, str(a), private=self.policy.refused_as_private(a))
         return addrs
 
     def connect_tcp(
@@ -251,15 +250,16 @@ def build_client(
     entries: Iterable[str] | AllowList,
     *,
     ca_bundle: str | ssl.SSLContext | None = None,
-    block_private: bool = False,
+    block_private: bool = True,
     timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
     resolver: Resolver | None = None,
 ) -> PolicyClient:
     """An httpx client that can reach only what ``entries`` allow.
 
     ``ca_bundle`` replaces the default roots (certifi) with a host PEM file or an
-    SSLContext; ``block_private`` refuses private, loopback, link-local and metadata
-    addresses a *name* entry resolves to (IP/CIDR entries that name them still count);
+    SSLContext; ``block_private`` (the default; False restores the old, open behaviour)
+    refuses private, loopback, link-local and metadata addresses unless an IP/CIDR entry
+    inside such a range names them, or the entry ``localhost`` (loopback only);
     ``resolver`` replaces ``socket.getaddrinfo`` (for tests).  No proxy or netrc from the
     environment is used.
     """

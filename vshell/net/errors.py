@@ -14,11 +14,22 @@ class NetworkError(Exception):
 class AccessDenied(NetworkError, PermissionError):
     """The allow list does not permit this destination."""
 
-    def __init__(self, host: str, address: str | None = None) -> None:
+    def __init__(self, host: str, address: str | None = None, *, private: bool = False) -> None:
         self.host = host
         self.address = address
-        where = f"{host} ({address})" if address and address != host else host
-        super().__init__(f"vshell: network access to {where} is not permitted by the allow list")
+        self.private = private
+        super().__init__(f"vshell: {self.detail}")
+
+    @property
+    def detail(self) -> str:
+        """The message without the ``vshell:`` prefix, for commands that add their own."""
+        where = f"{self.host} ({self.address})" if self.address and self.address != self.host \
+            else self.host
+        text = f"network access to {where} is not permitted by the allow list"
+        if self.private:
+            text += (": a private, loopback or metadata address is reachable only through an"
+                     " IP or CIDR entry that covers it")
+        return text
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -20,8 +20,9 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 _LABEL_RE = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\Z")
 _IPV4_PART_RE = re.compile(r"(?:0[xX][0-9a-fA-F]*|[0-9]+)\Z")
 
-# Addresses block_private refuses: private, loopback, link-local, unique-local, multicast,
-# unspecified, reserved, shared (CGNAT) and the cloud metadata endpoints.
+# Addresses block_private (the default) refuses unless an IP/CIDR entry names them: private,
+# loopback, link-local, unique-local, multicast, unspecified, reserved, shared (CGNAT) and the
+# cloud metadata endpoints.
 _BLOCKED_NETS: tuple[IPNetwork, ...] = tuple(
     ipaddress.ip_network(n)
     for n in (
@@ -141,6 +142,7 @@ class Entry:
     network: IPNetwork | None = None
     # A network entry wholly inside a blocked range names a private destination on purpose,
     # so block_private does not override it (a catch-all like 0.0.0.0/0 does not count).
+    # The host entry ``localhost`` names the loopback addresses the same way.
     names_private: bool = False
 
 
@@ -195,7 +197,8 @@ def parse_entry(text: str) -> Entry:
         name = normalize_host(name)
     except ValueError as e:
         raise ValueError(f"invalid allow-list entry {raw!r}: {e}") from None
-    return Entry(raw, "wildcard" if wildcard else "host", name=name)
+    return Entry(raw, "wildcard" if wildcard else "host", name=name,
+                 names_private=not wildcard and name == "localhost")
 
 
 def _network_entry(raw: str, net: IPNetwork) -> Entry:
@@ -207,9 +210,14 @@ def _network_entry(raw: str, net: IPNetwork) -> Entry:
 
 
 class AllowList:
-    """The parsed allow list and the two checks sbsh defines: by name and by address."""
+    """The parsed allow list and the two checks sbsh defines: by name and by address.
 
-    def __init__(self, entries: Iterable[str], *, block_private: bool = False) -> None:
+    ``block_private`` (on by default) keeps private, loopback, link-local and metadata
+    addresses out of reach unless an IP/CIDR entry inside such a range, or the entry
+    ``localhost`` for loopback, names them: a name entry must not become a way in.
+    """
+
+    def __init__(self, entries: Iterable[str], *, block_private: bool = True) -> None:
         if isinstance(entries, str):
             entries = [entries]
         self.entries: list[Entry] = [parse_entry(e) for e in entries]
@@ -250,6 +258,31 @@ class AllowList:
         """True when ``block_private`` refuses ``ip`` even though a name entry allowed it."""
         addr = parse_ip(ip) if isinstance(ip, str) else normalize_ip(ip)
         return addr is not None and self.block_private and is_blocked(addr)
+
+    def refused_as_private(self, ip: str | IPAddress) -> bool:
+        """True when only ``block_private`` keeps ``ip`` out: a broad entry covers it."""
+        addr = parse_ip(ip) if isinstance(ip, str) else normalize_ip(ip)
+        if addr is None or not self.address_blocked(addr):
+            return False
+        return any(e.network is not None and e.network.version == addr.version
+                   and addr in e.network for e in self._networks)
+
+    def allows_resolved(self, host: str, ip: str | IPAddress) -> bool:
+        """May ``ip``, an address the allowed name ``host`` resolved to, be dialled?
+
+        A public address: yes.  A blocked one: only when an IP/CIDR entry names it, or when
+        the name is ``localhost``, listed literally, and the address is loopback.
+        """
+        addr = parse_ip(ip) if isinstance(ip, str) else normalize_ip(ip)
+        if addr is None:
+            return False
+        if not self.address_blocked(addr) or self.allows_address(addr):
+            return True
+        try:
+            name = normalize_host(host)
+        except ValueError:
+            return False
+        return name == "localhost" and "localhost" in self._hosts and addr.is_loopback
 
 
 def validate_allow_list(entries: Iterable[str]) -> None:

@@ -692,6 +692,26 @@ class OverlayBackend:
                 new = self._upper_bytes(p, ctx)
             return old, new
 
+    def entries(self, change: Change, vroot: str = "/"
+                ) -> tuple[tuple[int, str | None] | None, tuple[int, str | None] | None]:
+        """(host, overlay) ``(st_mode, symlink target or None)`` of a change; None = absent.
+
+        What a diff needs beyond file bytes: mode changes and symlink targets.
+        """
+        ctx = Ctx(vroot, _no_guard)
+        with self._lock:
+            p = change.parts
+            old = new = None
+            hinfo = self._host_lstat(p)
+            if hinfo is not None:
+                link = self._host_link(p) if st.S_ISLNK(hinfo.st_mode) else None
+                old = (hinfo.st_mode, link)
+            uinfo = self._upper_stat(p, ctx) if change.kind != "delete" else None
+            if uinfo is not None:
+                link = self._link_text(p, "u", ctx) if st.S_ISLNK(uinfo.st_mode) else None
+                new = (uinfo.st_mode, link)
+            return old, new
+
     # ------------------------------------------------------------------ sync
 
     def _conflicts(self, changes: list[Change]) -> list[Parts]:

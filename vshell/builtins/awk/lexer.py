@@ -170,7 +170,9 @@ def tokenize(src: str) -> list[Token]:
             add("ERE", src[i + 1 : j], i)
             i = j + 1
             continue
-        if c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
+        # ASCII only: str.isdigit/isalpha also accept '²' or 'é', which no awk token starts
+        if (c.isascii() and c.isdigit()) or (
+                c == "." and i + 1 < n and src[i + 1].isascii() and src[i + 1].isdigit()):
             m = _NUM_RE.match(src, i)
             assert m
             text = m.group()
@@ -178,7 +180,7 @@ def tokenize(src: str) -> list[Token]:
             add("NUMBER", value, i)
             i = m.end()
             continue
-        if c.isalpha() or c == "_":
+        if (c.isascii() and c.isalpha()) or c == "_":
             m = _NAME_RE.match(src, i)
             assert m
             word = m.group()
