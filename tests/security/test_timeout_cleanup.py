@@ -127,7 +127,6 @@ def test_a_hundred_timed_out_runs_leave_nothing_running() -> None:
 # 2000000000 for ~30 s, the 22-level glob over a link loop for longer): running them here
 # would leave a thread burning CPU under every later test.  Drop the marker at merge.
 _PENDING = {
-    "printf-width": "printf widths are bounded on the printf branch",
     "glob-over-link-loop": "pathname expansion is made cancellable on the glob branch",
 }
 
