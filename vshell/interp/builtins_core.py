@@ -9,6 +9,7 @@ import stat as _stat
 import time
 from typing import TYPE_CHECKING
 
+from vshell.interp.builtin_opts import OptionError, parse_options
 from vshell.interp.state import CallEntry, ShellError
 
 if TYPE_CHECKING:
@@ -553,24 +554,13 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
     from vshell.interp import builtins_registry
     from vshell.interp.simple import exec_argv
 
-    verbose = None
-    default_path = False
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        if args[0] == "--":
-            args = args[1:]
-            break
-        for c in args[0][1:]:
-            if c == "v":
-                verbose = "v"
-            elif c == "V":
-                verbose = "V"
-            elif c == "p":
-                default_path = True
-            else:
-                sh.err(f"command: -{c}: invalid option")
-                sh.write_err("command: usage: command [-pVv] command [arg ...]\n")
-                return 2
-        args = args[1:]
+    try:
+        opts, args = parse_options(sh, "command", args, "pVv", "command [-pVv] command [arg ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
+    verbose = "V" if "V" in flags else "v" if "v" in flags else None
+    default_path = "p" in flags
     if not args:
         return 0
     if verbose:
@@ -707,21 +697,11 @@ def _abs(sh: Shell, p: str) -> str:
 
 
 def b_type(sh: Shell, name: str, args: list[str]) -> int:
-    flags: set[str] = set()
-    words: list[str] = []
-    for i, a in enumerate(args):
-        if a.startswith("-") and len(a) > 1 and not words:
-            if a == "--":
-                words.extend(args[i + 1 :])
-                break
-            for c in a[1:]:
-                if c not in "afptP":
-                    sh.err(f"type: -{c}: invalid option")
-                    sh.write_err("type: usage: type [-afptP] name [name ...]\n")
-                    return 2
-                flags.add(c)
-            continue
-        words.append(a)
+    try:
+        opts, words = parse_options(sh, "type", args, "afptP", "type [-afptP] name [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
     status = 0
     for w in words:
         rc = _describe(sh, w, short="p" in flags or "P" in flags, type_flag="t" in flags,
@@ -801,26 +781,49 @@ def _sig_name(spec: str) -> str | None:
     return None
 
 
+def signal_table() -> str:
+    """``kill -l`` / ``trap -l`` as bash prints them: five ``NN) SIGNAME`` a line."""
+    entries = [(i, s) for i, s in enumerate(SIGNALS) if i]
+    entries.append((34, "RTMIN"))
+    entries += [(34 + k, f"RTMIN+{k}") for k in range(1, 16)]
+    entries += [(64 - k, f"RTMAX-{k}") for k in range(14, 0, -1)]
+    entries.append((64, "RTMAX"))
+    out = []
+    for n, (num, sig) in enumerate(entries, 1):
+        out.append(f"{num:2d}) SIG{sig}" + ("\n" if n % 5 == 0 else "\t"))
+    return "".join(out) + ("" if len(entries) % 5 == 0 else "\n")
+
+
+def _trap_line(sig: str, handler: str) -> str:
+    q = handler.replace("'", "'\\''")
+    label = sig if sig in ("EXIT", "ERR", "DEBUG", "RETURN") else "SIG" + sig
+    return f"trap -- '{q}' {label}\n"
+
+
 def b_trap(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
-    if args and args[0] == "--":
-        args = args[1:]
-    if not args or args == ["-p"]:
-        for sig, handler in st.traps.items():
-            q = handler.replace("'", "'\\''")
-            label = sig if sig in ("EXIT", "ERR", "DEBUG", "RETURN") else "SIG" + sig
-            _out(sh, f"trap -- '{q}' {label}\n")
+    try:
+        opts, args = parse_options(sh, "trap", args, "lp", "trap [-lp] [[arg] signal_spec ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f for f, _ in opts}
+    if "-l" in flags:
+        _out(sh, signal_table())
         return 0
-    if args[0] == "-l":
-        _out(sh, " ".join(f"{i}) SIG{s}" for i, s in enumerate(SIGNALS) if i) + "\n")
-        return 0
-    if args[0] == "-p":
-        for spec in args[1:]:
+    if not args or "-p" in flags:
+        status = 0
+        if not args:
+            for sig, handler in st.traps.items():
+                _out(sh, _trap_line(sig, handler))
+            return 0
+        for spec in args:
             sig = _sig_name(spec)
-            if sig and sig in st.traps:
-                q = st.traps[sig].replace("'", "'\\''")
-                _out(sh, f"trap -- '{q}' {sig}\n")
-        return 0
+            if sig is None:
+                sh.err(f"trap: {spec}: invalid signal specification")
+                status = 1
+            elif sig in st.traps:
+                _out(sh, _trap_line(sig, st.traps[sig]))
+        return status
     if len(args) == 1 and _sig_name(args[0]) is None:
         sh.err(f"trap: {args[0]}: invalid signal specification")
         sh.write_err("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
@@ -917,9 +920,16 @@ IGNORED_BY_DEFAULT = frozenset(("CHLD", "CONT", "URG", "WINCH"))
 _TERMINATING = frozenset(SIGNALS[1:]) - IGNORED_BY_DEFAULT - {"STOP", "TSTP", "TTIN", "TTOU"}
 
 
+KILL_USAGE = ("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... "
+              "or kill -l [sigspec]\n")
+
+
 def b_kill(sh: Shell, name: str, args: list[str]) -> int:
-    if args and args[0] == "-l":
-        _out(sh, " ".join(SIGNALS[1:]) + "\n")
+    if not args:
+        sh.write_err(KILL_USAGE)
+        return 2
+    if args == ["-l"] or args == ["-L"]:
+        _out(sh, signal_table())
         return 0
     sig = "TERM"
     if args and args[0] in ("-s", "-n") and len(args) > 1:

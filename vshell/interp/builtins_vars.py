@@ -82,30 +82,28 @@ def b_set(sh: Shell, name: str, args: list[str]) -> int:
             continue
         if a and a[0] in "-+" and len(a) > 1:
             on = a[0] == "-"
-            if a[1:] == "o":
-                if i + 1 >= len(args):
-                    _show_options(sh, on)
-                    return 0
-                opt = args[i + 1]
-                if opt not in SET_OPTIONS:
-                    sh.err(f"set: {opt}: invalid option name")
-                    return 1
-                st.options[opt] = on
-                if on and opt in ("vi", "emacs"):
-                    st.options["emacs" if opt == "vi" else "vi"] = False
-                i += 2
-                continue
+            i += 1
             for c in a[1:]:
+                if c == "o":  # each o of a group takes the next word: set -euo pipefail
+                    if i >= len(args):
+                        _show_options(sh, on)
+                        continue
+                    opt = args[i]
+                    i += 1
+                    if opt not in SET_OPTIONS:
+                        sh.err(f"set: {opt}: invalid option name")
+                        return 2
+                    st.options[opt] = on
+                    if on and opt in ("vi", "emacs"):
+                        st.options["emacs" if opt == "vi" else "vi"] = False
+                    continue
                 opt = FLAG_TO_OPTION.get(c)
                 if opt is None:
-                    if c == "o":
-                        continue
                     sh.err(f"set: {a[0]}{c}: invalid option")
                     sh.write_err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] "
                                  "[--] [-] [arg ...]\n")
                     return 2
                 st.options[opt] = on
-            i += 1
             continue
         st.positional = list(args[i:])
         if st.frames:

@@ -30,8 +30,8 @@ def run(sh: Shell, cmd: ast.Command) -> int:
     try:
         fds = redirect.apply(sh, redirects, sh.fds, opened)
     except ShellError as e:
+        sh.err(e.message, redirect.partial_fds(e))
         redirect.close_all(opened)
-        sh.err(e.message)
         sh.maybe_errexit(1)  # the compound never ran, so nothing inside checked
         return 1
     saved = sh.fds
@@ -314,9 +314,10 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
             sh.err(e.message)
         if e.fatal or e.status == 2:
             # bash finds these when it parses the line: the script ends with status 2
+            from vshell.interp.fatal import exit_status
             from vshell.interp.shell import ExitShell
 
-            raise ExitShell(2 if e.status == 2 else e.status) from None
+            raise ExitShell(2 if e.status == 2 else exit_status(sh, e)) from None
         return e.status or 2
 
 

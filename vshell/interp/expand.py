@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vshell.interp.assoc_order import bash_order
+from vshell.interp.fatal import UnboundError
 from vshell.interp.state import ShellError
 from vshell.syntax import words as W
 
@@ -447,7 +448,7 @@ class Expander:
             if not msg:
                 msg = "parameter null or not set" if op == ":?" else "parameter not set"
             label = p.name if p.index is None else f"{p.name}[{p.index}]"
-            raise ShellError(f"{label}: {msg}", status=1, fatal=True)
+            raise UnboundError(f"{label}: {msg}")
         if value is None or (is_list and not value):
             if st.options.get("nounset") and not is_list and op not in ("@Q",):
                 self._unbound(p)
@@ -553,7 +554,7 @@ class Expander:
         label = p.name
         if p.index is not None:
             label = f"{p.name}[{p.index}]"
-        raise ShellError(f"{label}: unbound variable", status=1, fatal=True)
+        raise UnboundError(f"{label}: unbound variable")
 
     def _length(self, p: W.Param) -> str:
         st = self.sh.state

@@ -23,6 +23,12 @@ class RedirectError(ShellError):
     pass
 
 
+def partial_fds(e: BaseException) -> Fds | None:
+    """The descriptors in place when a redirection failed: bash reports the failure there,
+    so ``cmd 2>/dev/null >/bad/path`` prints nothing."""
+    return getattr(e, "partial_fds", None)
+
+
 def _abspath(sh: Shell, path: str) -> str:
     from vshell.command import _normpath
 
@@ -67,9 +73,13 @@ def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
     for r in redirects:
         sh.state.lineno = r.line or sh.state.lineno
         try:
-            _apply_one(sh, r, new, opened)
-        except OSError as e:
-            raise RedirectError(describe_oserror(e)) from None
+            try:
+                _apply_one(sh, r, new, opened)
+            except OSError as e:
+                raise RedirectError(describe_oserror(e)) from None
+        except ShellError as e:
+            e.partial_fds = new  # type: ignore[attr-defined]
+            raise
     return new
 
 

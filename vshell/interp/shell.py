@@ -147,13 +147,14 @@ class Shell:
                 return
         self.state.set(target, value)
 
-    def err(self, message: str) -> None:
-        """``name: line N: message`` on stderr, as bash reports errors."""
-        self.write_err(f"{self.source_name}: line {self.state.lineno}: {message}\n")
+    def err(self, message: str, fds: Fds | None = None) -> None:
+        """``name: line N: message`` on stderr, as bash reports errors; ``fds`` is the
+        table of the command the message is about (its ``2>`` catches the message)."""
+        self.write_err(f"{self.source_name}: line {self.state.lineno}: {message}\n", fds)
 
-    def write_err(self, text: str) -> None:
+    def write_err(self, text: str, fds: Fds | None = None) -> None:
         try:
-            self.fds[2].write(text.encode("utf-8", "surrogateescape"))
+            (self.fds if fds is None else fds)[2].write(text.encode("utf-8", "surrogateescape"))
         except (OSError, ValueError, KeyError, AttributeError):
             pass
 
@@ -308,8 +309,10 @@ class Shell:
         except AbortLine as e:
             status = e.status
         except ShellError as e:
+            from vshell.interp.fatal import exit_status
+
             self.err(e.message)
-            status = e.status
+            status = exit_status(self, e)
         except RecursionError:
             self.err("maximum function nesting level exceeded")
             status = 1

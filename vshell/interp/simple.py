@@ -52,7 +52,13 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
             assigns = _prefix_assigns(sh, cmd.assigns)
         except ShellError as e:
             return _fail(sh, e)
-        status = exec_argv(sh, argv, assigns, fds)
+        saved = sh.fds
+        sh.fds = fds  # what the shell says about this command goes to its own stderr
+        try:
+            status = exec_argv(sh, argv, assigns, fds)
+        finally:
+            if sh.fds is fds:
+                sh.fds = saved
         _set_last_arg(sh, argv[-1])
         permanent = sh.__dict__.pop("permanent_fds", None)
         if permanent is not None:
@@ -76,11 +82,12 @@ def _set_last_arg(sh: Shell, last: str) -> None:
 
 
 def _fail(sh: Shell, e: ShellError) -> int:
-    sh.err(e.message)
+    sh.err(e.message, redirect.partial_fds(e))
     if e.fatal:
+        from vshell.interp.fatal import exit_status
         from vshell.interp.shell import ExitShell
 
-        raise ExitShell(e.status)
+        raise ExitShell(exit_status(sh, e))
     if e.abort_line:
         from vshell.interp.shell import AbortLine
 
@@ -154,9 +161,10 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
             except ShellError as e:
                 sh.err(e.message)
                 if e.fatal:
+                    from vshell.interp.fatal import exit_status
                     from vshell.interp.shell import ExitShell
 
-                    raise ExitShell(e.status) from None
+                    raise ExitShell(exit_status(sh, e)) from None
                 if e.abort_line or any(t in e.message for t in (
                         "readonly variable", "bad array subscript", "cannot assign list")):
                     # bash: a failed assignment abandons the rest of the line
