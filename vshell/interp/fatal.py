@@ -25,6 +25,6 @@ class UnboundError(ShellError):
 def exit_status(sh: Shell, e: ShellError) -> int:
     """The status a fatal ``e`` ends ``sh`` with, as bash chooses it."""
     if (isinstance(e, UnboundError) and not sh.is_subshell and sh.state.main_file is None
-            and "s" not in sh.extra_flags):
+            and "s" not in sh.extra_flags and getattr(sh.state, "stdin_script", None) is None):
         return 127
     return e.status

@@ -147,9 +147,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         script_name = main_file = path
         rest = rest[1:]
     else:
-        stdin = fds.get(0)
-        data = stdin.read() if stdin is not None else b""
-        source = data.decode("utf-8", "surrogateescape")
+        source = ""  # read from stdin as the script runs (stdin_script)
     st = new_state(env, sh.state.cwd, script_name)
     st.bashpid = new_pid()
     st.globals["$$"] = Var(str(st.bashpid), set())  # a new shell process: a pid of its own
@@ -176,6 +174,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     if st.options.get("noexec"):
         from vshell.syntax import ParseError, parse
 
+        if command is None and main_file is None and fds.get(0) is not None:
+            source = fds[0].read().decode("utf-8", "surrogateescape")
         try:
             parse(source)
         except ParseError as e:
@@ -183,6 +183,10 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
             return 2
         return 0
     try:
+        if command is None and main_file is None:
+            from vshell.interp.stdin_script import run_stream
+
+            return run_stream(child, fds.get(0))
         return child.run_toplevel(source)
     except ExitShell as e:
         return e.status

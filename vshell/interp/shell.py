@@ -41,6 +41,14 @@ class ExitShell(Exception):
         self.status = status
 
 
+class SigPipe(ExitShell):
+    """A shell builtin wrote to a pipe whose reader is gone: like bash's process on SIGPIPE,
+    the (sub)shell ends at once with 128+13, so ``while :; do echo; done | head -1`` ends."""
+
+    def __init__(self) -> None:
+        super().__init__(141)
+
+
 class AbortLine(Exception):
     """An error that ends the current line of the script but not the script (bash)."""
 
@@ -316,6 +324,8 @@ class Shell:
         except RecursionError:
             self.err("maximum function nesting level exceeded")
             status = 1
+        if getattr(self.state, "stdin_script", False) and not getattr(self, "exited", False):
+            return status  # more of the piped script is coming: its EXIT trap waits for the end
         status = self.run_exit_trap(status)
         return status
 
@@ -494,6 +504,9 @@ class Shell:
             except BaseException as e:  # noqa: BLE001 - surfaced in the main thread
                 errors[i] = e
                 statuses[i] = 1
+            else:
+                if sh.is_subshell and "EXIT" in sh.state.traps:
+                    statuses[i] = sh.run_exit_trap(statuses[i])
             finally:
                 if i < n - 1:
                     pipes[i].writer.close()
@@ -638,6 +651,8 @@ class Shell:
         except ShellError as e:
             sub.err(e.message)
             status = e.status
+        if "EXIT" in sub.state.traps:  # a trap set inside $( ) runs as that subshell ends
+            status = sub.run_exit_trap(status)
         self.state.last_status = status
         self.last_cmdsub_status = status
         data = out.getvalue()
@@ -729,7 +744,10 @@ class Shell:
         flags = "".join(c for c in order if c in flags)
         if "h" not in flags and self.state.options.get("hashall"):
             pass
-        return flags + self.extra_flags + ("" if not self.interactive_c else "c")
+        extra = self.extra_flags
+        if getattr(self.state, "stdin_script", None) is not None and "s" not in extra:
+            extra += "s"  # the CLI's piped script: bash's -s
+        return flags + extra + ("" if not self.interactive_c else "c")
 
     interactive_c = False
     extra_flags = ""  # "i" for `bash -i`, "s" for commands read from stdin

@@ -416,7 +416,12 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
                 pass
         return status
     except BrokenPipeError:
-        return 141
+        if sh.state.traps.get("PIPE") == "":  # SIGPIPE ignored: the write fails, bash goes on
+            sh.err(f"{name}: write error: Broken pipe")
+            return 1
+        from vshell.interp.shell import SigPipe
+
+        raise SigPipe() from None
     except OSError as e:
         from vshell.command import describe_oserror
 
@@ -483,6 +488,9 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     sh.func_depth += 1
     saved_loop = sh.loop_depth
     sh.loop_depth = 0
+    # without set -T a function does not inherit the RETURN trap; one it sets stays set
+    traced = bool(st.options.get("functrace"))
+    hidden_return = None if traced else st.traps.pop("RETURN", None)
     try:
         status = compound.run(sh, fn.body)
     except ReturnFromFunction as r:
@@ -495,8 +503,10 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
         st.call_stack.pop()
         st.positional = saved_pos
         st.lineno = saved_line
-    if st.traps.get("RETURN") and st.options.get("functrace"):
+    if st.traps.get("RETURN"):
         sh.run_trap("RETURN", status)
+    elif hidden_return is not None and "RETURN" not in st.traps:
+        st.traps["RETURN"] = hidden_return
     return status
 
 
