@@ -164,6 +164,8 @@ def _for(sh: Shell, cmd: ast.For) -> int:
             st.lineno = cmd.line
             if st.traps:
                 sh.debug_trap()
+            if st.options.get("xtrace"):
+                _trace_header(sh, "for", cmd.var, cmd.words)
             st.set(cmd.var, item)
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
@@ -174,11 +176,19 @@ def _for(sh: Shell, cmd: ast.For) -> int:
     return status
 
 
-def _arith_eval(sh: Shell, text: str) -> int:
+def _trace_header(sh: Shell, keyword: str, var: str, words: list[ast.Word] | None) -> None:
+    """``+ for x in a "$b"``: bash traces a for/select header as written, unexpanded."""
+    tail = ' in "$@"' if words is None else " in " + " ".join(w.raw for w in words)
+    sh.write_err(f"{sh.xtrace_prefix()}{keyword} {var}{tail}\n")
+
+
+def _arith_eval(sh: Shell, text: str, trace: bool = False) -> int:
     if not text.strip():
         return 1
     if sh.state.traps:
         sh.debug_trap()
+    if trace and sh.state.options.get("xtrace"):  # a for (( )) part: as bash shows it
+        sh.write_err(f"{sh.xtrace_prefix()}(( {sh.expander.arith_text(text).lstrip()} ))\n")
     sh._in_arith_command = True
     try:
         return sh.arith(sh.expander.arith_text(text), text)
@@ -192,11 +202,11 @@ def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
     try:
         sh.state.lineno = cmd.line
         if cmd.init.strip():
-            _arith_eval(sh, cmd.init)
+            _arith_eval(sh, cmd.init, trace=True)
         while True:
             sh.check()
             sh.state.lineno = cmd.line
-            if cmd.cond.strip() and _arith_eval(sh, cmd.cond) == 0:
+            if cmd.cond.strip() and _arith_eval(sh, cmd.cond, trace=True) == 0:
                 break
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
@@ -204,7 +214,7 @@ def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
                 break
             if cmd.step.strip():
                 sh.state.lineno = cmd.line
-                _arith_eval(sh, cmd.step)
+                _arith_eval(sh, cmd.step, trace=True)
     except ShellError as e:
         sh.err(e.message)
         return 1
@@ -224,6 +234,8 @@ def _select(sh: Shell, cmd: ast.Select) -> int:
     try:
         while True:
             sh.check()
+            if st.options.get("xtrace"):
+                _trace_header(sh, "select", cmd.var, cmd.words)
             menu = "".join(f"{i + 1}) {it}\n" for i, it in enumerate(items))
             sh.write_err(menu)
             ps3 = st.get("PS3")
@@ -253,6 +265,8 @@ def _case(sh: Shell, cmd: ast.Case) -> int:
     st.lineno = cmd.line
     if st.traps:
         sh.debug_trap()
+    if st.options.get("xtrace"):
+        sh.write_err(f"{sh.xtrace_prefix()}case {cmd.word.raw} in\n")
     word = sh.expander.word(cmd.word.raw)
     nocase = st.shopt.get("nocasematch", False)
     status = 0
@@ -287,7 +301,7 @@ def _arith_cmd(sh: Shell, cmd: ast.ArithCommand) -> int:
     st = sh.state
     st.lineno = cmd.line
     if st.options.get("xtrace"):
-        sh.write_err(f"{sh.xtrace_prefix()}(({sh.expander.arith_text(cmd.expr)}))\n")
+        sh.write_err(f"{sh.xtrace_prefix()}(( {sh.expander.arith_text(cmd.expr)} ))\n")
     if not cmd.expr.strip():  # "(( ))" is false (an empty for-loop condition is true)
         return 1
     try:
@@ -305,8 +319,6 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
     st.lineno = cmd.line
     if st.traps:
         sh.debug_trap()
-    if st.options.get("xtrace"):
-        sh.write_err(f"{sh.xtrace_prefix()}[[ {' '.join(w.raw for w in cmd.words)} ]]\n")
     try:
         return eval_dbracket(sh, [w.raw for w in cmd.words])
     except ShellError as e:
