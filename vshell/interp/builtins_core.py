@@ -611,6 +611,9 @@ def b_builtin(sh: Shell, name: str, args: list[str]) -> int:
 
 
 COMMAND_DIR = "/usr/bin"
+COMMAND_DIRS = frozenset(("/usr/bin", "/bin"))  # where a merged-/usr system has coreutils
+# builtins that also exist as programs there: `type -a echo` lists both, as bash does
+COREUTILS_TWINS = frozenset(("echo", "printf", "test", "[", "kill", "pwd", "true", "false"))
 
 KEYWORDS = frozenset(
     "if then else elif fi case esac for select while until do done in function time { } ! [[ ]] "
@@ -623,16 +626,19 @@ def path_matches(sh: Shell, name: str) -> list[str]:
     from vshell.interp.redirect import _abspath
 
     out: list[str] = []
+    own = sh.find_command(name) is not None or name in COREUTILS_TWINS
     for d in (sh.state.get("PATH") or "").split(":"):
         shown = (d or ".").rstrip("/") + "/" + name if d != "/" else "/" + name
         full = _abspath(sh, shown)
         try:
             info = sh.ctx.fs.stat(full)
         except OSError:
+            if own and full.rpartition("/")[0] in COMMAND_DIRS and shown not in out:
+                out.append(shown)  # vshell's own command, where bash finds coreutils
             continue
         if _stat.S_ISREG(info.st_mode) and info.st_mode & 0o111:
             out.append(shown)
-    if sh.find_command(name) is not None:
+    if own and not any(p.rpartition("/")[0] in COMMAND_DIRS for p in out):
         # vshell's own commands present themselves as bash sees coreutils: files on PATH
         out.append(COMMAND_DIR + "/" + name)
     return out
@@ -663,7 +669,7 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
             if not path_only:
                 say("keyword", f"{word} is a shell keyword", word)
             if not all_:
-                return 0 if not path_only else 1
+                return 0
         if allow_funcs and word in st.functions:
             found = True
             if not path_only:
@@ -672,13 +678,13 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
                 say("function", f"{word} is a function\n"
                     f"{print_function(word, st.functions[word])}", word)
             if not all_:
-                return 0 if not path_only else 1
+                return 0
         if builtins_registry.is_builtin(word):
             found = True
             if not path_only:
                 say("builtin", f"{word} is a shell builtin", word)
             if not all_:
-                return 0 if not path_only else 1
+                return 0
     if "/" in word:
         paths = [word] if sh.ctx.fs.isfile(_abs(sh, word)) and sh.ctx.fs.access(
             _abs(sh, word), os.X_OK) else []
