@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
 
+def _is_builtin(sh: Shell, name: str) -> bool:
+    """A builtin this shell has not turned off with ``enable -n``."""
+    from vshell.interp import builtins_registry
+
+    return builtins_registry.is_builtin(name, builtins_registry.disabled_in(sh.state))
+
+
 def _out(sh: Shell, text: str) -> None:
     sh.write_out(text.encode("utf-8", "surrogateescape"))
 
@@ -551,7 +558,6 @@ def b_exec(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_command(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp import builtins_registry
     from vshell.interp.simple import exec_argv
 
     try:
@@ -575,14 +581,14 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
         from vshell.interp.simple import resolve_command, run_script_file
 
         kind, path = resolve_command(sh, args[0], default_path=True)
-        if kind == "none" and not builtins_registry.is_builtin(args[0]):
-            sh.ctx.last_not_found = True
-            sh.err(f"{args[0]}: command not found")
-            return 127
-        if kind == "file" and not builtins_registry.is_builtin(args[0]):
+        if kind == "none" and not _is_builtin(sh, args[0]):
+            from vshell.interp.simple import not_found
+
+            return not_found(sh, args[0])
+        if kind == "file" and not _is_builtin(sh, args[0]):
             assert path is not None
             return run_script_file(sh, path, args[0], args[1:], sh.state.exported(), sh.fds)
-        if kind == "vshell" and not builtins_registry.is_builtin(args[0]):
+        if kind == "vshell" and not _is_builtin(sh, args[0]):
             cmd = sh.find_command(args[0])
             assert cmd is not None
             return sh.call(cmd, args[0], args[1:], sh.state.exported(), sh.fds)
@@ -590,7 +596,7 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
     name0 = args[0]
     fn = sh.state.functions.pop(name0, None)
     try:
-        if builtins_registry.is_builtin(name0) or sh.find_command(name0) is not None:
+        if _is_builtin(sh, name0) or sh.find_command(name0) is not None:
             return exec_argv(sh, args, {}, sh.fds)
         return exec_argv(sh, args, {}, sh.fds)
     finally:
@@ -603,7 +609,7 @@ def b_builtin(sh: Shell, name: str, args: list[str]) -> int:
 
     if not args:
         return 0
-    fn = builtins_registry.lookup(args[0])
+    fn = builtins_registry.lookup(args[0], builtins_registry.disabled_in(sh.state))
     if fn is None:
         sh.err(f"builtin: {args[0]}: not a shell builtin")
         return 1
@@ -648,7 +654,6 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
               type_flag: bool = False, path_only: bool = False, force_path: bool = False,
               all_: bool = False) -> int:
     """What ``type`` / ``command -v`` say about ``word``; returns 0 when found."""
-    from vshell.interp import builtins_registry
 
     st = sh.state
     found = False
@@ -679,7 +684,7 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
                     f"{print_function(word, st.functions[word])}", word)
             if not all_:
                 return 0
-        if builtins_registry.is_builtin(word):
+        if _is_builtin(sh, word):
             found = True
             if not path_only:
                 say("builtin", f"{word} is a shell builtin", word)
@@ -1008,9 +1013,8 @@ def b_hash(sh: Shell, name: str, args: list[str]) -> int:
     for a in args:
         if a.startswith("-"):
             continue
-        from vshell.interp import builtins_registry
 
-        if builtins_registry.is_builtin(a) or a in sh.state.functions:
+        if _is_builtin(sh, a) or a in sh.state.functions:
             continue
         kind, _ = resolve_command(sh, a)
         if kind == "none":
@@ -1115,7 +1119,7 @@ def b_help(sh: Shell, name: str, args: list[str]) -> int:
         return 0
     status = 0
     for t in topics:
-        if builtins_registry.is_builtin(t):
+        if _is_builtin(sh, t):
             _out(sh, f"{t}: {t} [arg ...]\n    Shell builtin; see the bash manual.\n")
         elif builtins.lookup(t) is not None:
             _out(sh, f"{t}: run `{t} --help' for its options.\n")
@@ -1127,17 +1131,33 @@ def b_help(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_enable(sh: Shell, name: str, args: list[str]) -> int:
+    """``enable [-n] [name ...]``: turns builtins off and on in this shell only."""
     from vshell.interp import builtins_registry
 
-    if not args:
+    try:
+        opts, names = parse_options(sh, "enable", args, "apnsfd:",
+                                    "enable [-a] [-dnps] [-f filename] [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
+    if "f" in flags or "d" in flags:
+        sh.err("enable: cannot load or delete builtins: vshell has no loadable builtins")
+        return 1
+    disabled = builtins_registry.disabled_in(sh.state)
+    if not names:
         for b in builtins_registry.names():
-            _out(sh, f"enable {b}\n")
+            off = b in disabled
+            if "a" in flags or ("n" in flags) == off:
+                _out(sh, f"enable {'-n ' if off else ''}{b}\n")
         return 0
-    if args[0] == "-n":
-        builtins_registry.disabled.update(args[1:])
-    else:
-        builtins_registry.disabled.difference_update(args)
-    return 0
+    status = 0
+    for b in names:
+        if b not in builtins_registry.TABLE:
+            sh.err(f"enable: {b}: not a shell builtin")
+            status = 1
+    known = {b for b in names if b in builtins_registry.TABLE}
+    sh.state.disabled_builtins = disabled | known if "n" in flags else disabled - known
+    return status
 
 
 _ULIMITS = {"c": "core file size", "d": "data seg size", "e": "scheduling priority",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vshell.interp import builtins_registry, redirect
+from vshell.interp import builtins_registry, fdscope, redirect
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -35,11 +35,12 @@ def run(sh: Shell, cmd: ast.Command) -> int:
         sh.maybe_errexit(1)  # the compound never ran, so nothing inside checked
         return 1
     saved = sh.fds
+    start = fdscope.mark(sh)
     sh.fds = fds
     try:
         return _dispatch(sh, cmd)
     finally:
-        sh.fds = saved
+        sh.fds = fdscope.restore(sh, saved, fds, start)
         redirect.close_all(opened)
 
 

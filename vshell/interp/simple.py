@@ -7,7 +7,7 @@ from __future__ import annotations
 import stat as _stat
 from typing import TYPE_CHECKING
 
-from vshell.interp import redirect
+from vshell.interp import fdscope, redirect
 from vshell.interp.quoting import xtrace_quote
 from vshell.interp.state import TEMPENV_ATTR, ShellError
 from vshell.syntax import ast
@@ -53,15 +53,16 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         except ShellError as e:
             return _fail(sh, e)
         saved = sh.fds
+        start = fdscope.mark(sh)
         sh.fds = fds  # what the shell says about this command goes to its own stderr
         try:
             status = exec_argv(sh, argv, assigns, fds)
         finally:
-            if sh.fds is fds:
-                sh.fds = saved
+            sh.fds = fdscope.restore(sh, saved, fds, start)
         _set_last_arg(sh, argv[-1])
         permanent = sh.__dict__.pop("permanent_fds", None)
         if permanent is not None:
+            fdscope.record(sh, sh.fds, permanent)
             sh.fds = permanent
             opened.clear()
         return status
@@ -351,7 +352,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
         if not assigns:
             return call_function(sh, fn, name, args, fds)
         return call_function(sh, fn, name, args, fds, tempenv=assigns)
-    sb = builtins_registry.lookup(name)
+    sb = builtins_registry.lookup(name, builtins_registry.disabled_in(st))
     if sb is not None:
         return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
                               special=name in builtins_registry.SPECIAL)
@@ -372,8 +373,25 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
             sh.err(f"{path}: No such file or directory")
             return 127
         return run_script_file(sh, path, name, args, env, fds)
+    from vshell.interp.builtins_core import COREUTILS_TWINS
+
+    if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
+        twin = builtins_registry.lookup(name)
+        assert twin is not None
+        return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, twin, name, args, fds))
+    return not_found(sh, name)
+
+
+def not_found(sh: Shell, name: str) -> int:
+    """bash's ``name: command not found`` (127), and for a well-known host program the one
+    line that says why it cannot exist here."""
+    from vshell.interp.host_tools import hint
+
     sh.ctx.last_not_found = True
     sh.err(f"{name}: command not found")
+    why = hint(name)
+    if why is not None:
+        sh.write_err(why)
     return 127
 
 
@@ -405,6 +423,7 @@ def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tupl
 
 def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:  # type: ignore[no-untyped-def]
     saved = sh.fds
+    start = fdscope.mark(sh)
     sh.fds = fds
     try:
         status = fn(sh, name, args)
@@ -433,7 +452,7 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         sh.err(f"{name}: {e}")
         return 2
     finally:
-        sh.fds = saved
+        sh.fds = fdscope.restore(sh, saved, fds, start)
 
 
 def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:  # type: ignore[no-untyped-def]
@@ -478,6 +497,7 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     if sh.func_depth >= 1000:
         raise ShellError(f"{name}: maximum function nesting level exceeded (1000)", fatal=True)
     saved_fds = sh.fds
+    start = fdscope.mark(sh)
     saved_pos = st.positional
     saved_line = st.lineno
     bindings = {k: Var(v, {"x", TEMPENV_ATTR}) for k, v in (tempenv or {}).items()}
@@ -498,7 +518,7 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     finally:
         sh.loop_depth = saved_loop
         sh.func_depth -= 1
-        sh.fds = saved_fds
+        sh.fds = fdscope.restore(sh, saved_fds, fds, start)
         st.frames.pop()
         st.call_stack.pop()
         st.positional = saved_pos
@@ -543,9 +563,7 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
     else:
         path = find_in_path(sh, name)
         if path is None:
-            sh.ctx.last_not_found = True
-            sh.err(f"{name}: command not found")
-            return 127
+            return not_found(sh, name)
     return run_script_file(sh, path, name, args, env, fds)
 
 
@@ -563,7 +581,8 @@ def _system_path_command(sh: Shell, path: str) -> str | None:
     folder, _, base = path.rpartition("/")
     if folder not in SYSTEM_BIN_DIRS or not base:
         return None
-    if sh.find_command(base) is not None or builtins_registry.is_builtin(base):
+    if sh.find_command(base) is not None or builtins_registry.is_builtin(
+            base, builtins_registry.disabled_in(sh.state)):
         return base
     return None
 

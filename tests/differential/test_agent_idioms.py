@@ -1,0 +1,170 @@
+"""Scripts as coding agents write them, against GNU bash byte for byte: stdout, stderr, status.
+
+Each case runs in a fresh directory (bash: a host temp dir; vshell: one mounted at /work) with
+the same stdin. vshell names itself where bash says ``bash:``; stderr is compared with that one
+word swapped. A case whose stderr bash words differently on purpose (none yet) would say so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vshell import HostMount, Sandbox
+
+REPO = Path(__file__).resolve().parents[2]
+
+# (script, stdin)
+CASES: list[tuple[str, bytes]] = [
+    # option grouping: each o of a group takes the next word
+    ('set -euo pipefail; echo "$#"; false | wc -l; echo reached', b""),
+    ("set -eo pipefail; false | wc -l; echo reached", b""),
+    ("set -oo pipefail nounset; shopt -po pipefail; set -o | grep -E '^(nounset|pipefail)'", b""),
+    ("set -euo pipefail a b; echo $#:$1", b""),
+    ("set -o nosuch; echo $?", b""),
+    ("set -eo nosuch x; echo $? $#", b""),
+    ("set +eo pipefail; set -o | grep pipe", b""),
+    ("read -rp 'x' v; echo $v", b"hi\n"),
+    ("printf 'a\\0b\\0' | { read -rd '' x; echo $x; }", b""),
+    ("declare -ga arr=(1 2); echo ${arr[1]}", b""),
+    ("f(){ local -ia a=(1 2); echo ${a[@]}; }; f", b""),
+    ("printf -vx %s hi; echo $x", b""),
+    ("printf 'a,b,' | { mapfile -td, l; echo ${#l[@]} ${l[1]}; }", b""),
+    ("mapfile -tn1 l; echo ${#l[@]} ${l[0]}", b"a\nb\n"),
+    ("mapfile -x; echo $?", b""),
+    ("command -Vp echo; command -x; echo $?", b""),
+    ("type -ta echo; type -x; echo $?", b""),
+    ('trap "echo a" EXIT; trap -pl | head -2; trap -p EXIT INT; trap -x; echo $?; trap -- ;'
+     " echo $?; trap -p -- EXIT", b""),
+    ("kill; echo $?", b""),
+    ("kill -l | tail -2; trap -l | head -1", b""),
+    ("while getopts ab:c o -ab1 -c; do echo $o $OPTARG; done", b""),
+    # messages of the shell itself go where the command's stderr goes
+    ("nosuch 2>/dev/null; echo $?", b""),
+    ("nosuch 2>&1 | grep -c found", b""),
+    ("{ nosuch; } 2>err; sed 's/^[a-z]*:/sh:/' err", b""),
+    ("nosuch &>log; sed 's/^[a-z]*:/sh:/' log", b""),
+    ('x=$(nosuch 2>&1); echo "${x#*: }"', b""),
+    ("f(){ nosuch; }; f 2>/dev/null; echo $?", b""),
+    ("touch x; ./x 2>/dev/null; echo $?; mkdir d; ./d 2>/dev/null; echo $?", b""),
+    ("./nosuch 2>/dev/null; echo $?", b""),
+    ('x="a b"; echo hi 2>/dev/null > $x; echo $?', b""),
+    ('x="a b"; echo hi > $x 2>/dev/null; echo $?', b""),
+    ("echo hi 2>/dev/null > /nonexist/f; echo $?", b""),
+    ("{ echo hi > /nonexist/f; } 2>/dev/null; echo $?", b""),
+    ("echo ${x!y} 2>/dev/null; echo $?", b""),
+    ("set -x; echo a 2>/dev/null", b""),
+    ("set -x; { echo a; } 2>err; cat err", b""),
+    # fatal errors: 127 in a command string, 1 in subshells and script files
+    ("set -u; echo $U; echo no", b""),
+    ("echo ${X:?m}; echo no", b""),
+    ("(set -u; echo $U); echo $?", b""),
+    ("{ set -u; echo $U; } | cat; echo ${PIPESTATUS[0]}", b""),
+    ("x=$(set -u; echo $U); echo $?", b""),
+    ("set -u; x=$U; echo no", b""),
+    ("set -u; : $((U+1)); echo no", b""),
+    ("set -u; for i in $U; do :; done; echo no", b""),
+    ("set -u; [[ $U ]]; echo no", b""),
+    ("{ echo ${X:?msg}; } 2>/dev/null; echo $?", b""),
+    ("echo ${x!y}; echo no", b""),
+    ("echo $((1/0)); echo no", b""),
+    ("printf 'set -u\\necho $U\\necho no\\n' > f.sh; bash f.sh; echo $?", b""),
+    # writers into a closed pipe end at once (SIGPIPE, 141)
+    ("while :; do echo x; done | head -n 1; echo ${PIPESTATUS[@]}", b""),
+    ("f(){ while :; do printf 'y\\n'; done; }; f | head -2; echo ${PIPESTATUS[@]}", b""),
+    ("seq 100000 > n; while read l; do echo $l; done < n | head -1; echo ${PIPESTATUS[@]}",
+     b""),
+    ("(while :; do echo x; done; echo after >&2) | head -1; echo ${PIPESTATUS[@]}", b""),
+    ("x=$(while :; do echo x; done | head -1); echo $x", b""),
+    ("for i in $(seq 100000); do echo $i; done | head -1; echo ${PIPESTATUS[@]}", b""),
+    ("trap '' PIPE; for i in 1 2 3; do echo $i; sleep 0.05; done | (read x; echo $x);"
+     " echo ${PIPESTATUS[@]}", b""),
+    # traps and subshells
+    ("x=$(trap 'echo bye' EXIT; echo hi); echo \"[$x]\"", b""),
+    ("x=$(trap 'echo bye' EXIT; exit 3); echo \"[$x] $?\"", b""),
+    ("{ trap 'echo t' EXIT; echo a; } | cat; echo ${PIPESTATUS[@]}", b""),
+    ("(trap 'echo sub' EXIT; exit 4); echo $?", b""),
+    ("echo $(trap 'echo sub' EXIT) end", b""),
+    ("trap 'echo a' EXIT; trap 'echo b' INT; trap -p; trap", b""),
+    ("trap 'echo hup' 1; trap -p HUP; trap -p SIGHUP; trap - 1; trap", b""),
+    ('f(){ trap "echo r" RETURN; }; f; echo A; g(){ :; }; g; echo B; trap -p RETURN', b""),
+    ('trap "echo outer" RETURN; f(){ trap -p RETURN; echo in; }; f; echo D', b""),
+    ('f(){ trap "echo r" RETURN; }; g(){ f; echo ing; }; g; echo E', b""),
+    ("set -T; trap 'echo ret' RETURN; f(){ :; }; g(){ f; }; g", b""),
+    # scripts read from stdin, by bash/sh inside the shell
+    ("printf 'echo a\\nif then\\necho b\\n' | bash; echo \"rc=$?\"", b""),
+    ("printf 'read x; echo \"got $x\"\\nhello\\necho $LINENO\\n' | bash", b""),
+    ("printf 'trap \"echo bye\" EXIT\\necho one\\nnosuch\\necho $LINENO\\n' | bash; echo $?",
+     b""),
+    ("printf 'while read l; do echo \"[$l]\"; done\\nA\\nB\\n' | bash", b""),
+    ("printf 'echo a \\\\\\n b\\nhead -1\\nline1\\nline2\\n' | bash", b""),
+    ("printf 'set -u\\necho $U\\necho no\\n' | bash; echo $?", b""),
+    # set -x
+    ('x=2; y="a b"; set -x; (( $x + 1 )); [[ $y == "a b" ]]; [[ $y == a* ]];'
+     " [[ -f $y || $x -gt 1 ]]; [[ ! -z $x ]]; [[ $y =~ ^a ]]; [[ ( $x == 2 ) ]]; [[ $x ]]", b""),
+    ("set -x; ((x=1)); for ((i=0;i<2;i++)); do :; done; y=a; case $y in a) :;; esac;"
+     ' for v in $y "b c"; do :; done', b""),
+    ("set -x; for (( i=0 ; i<1 ; i++ )); do :; done; x=1; for ((i=$x;i<2;i++)); do :; done",
+     b""),
+    ("set -x; for a; do :; done; set -- 1; for a; do :; done", b""),
+    ("PS4='+${LINENO}: '; set -x; for i in 1; do echo $i; done", b""),
+    ("set -x; select s in p q; do break; done", b"1\n"),
+]
+
+
+def _bash(tmp: Path, script: str, stdin: bytes) -> tuple[int, bytes, bytes]:
+    p = subprocess.run(["bash", "-c", script], cwd=tmp, input=stdin, capture_output=True,
+                       timeout=30, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8",
+                                        "HOME": "/"})
+    return p.returncode, p.stdout, p.stderr
+
+
+def _vshell(tmp: Path, script: str, stdin: bytes) -> tuple[int, bytes, bytes]:
+    with Sandbox(mounts=[HostMount(str(tmp), "/work")], timeout=20) as sb:
+        res = sb.exec(script, stdin=stdin)
+    err = b"\n".join(b"bash:" + line[len(b"vshell:"):] if line.startswith(b"vshell:") else line
+                     for line in res.stderr.split(b"\n"))
+    return res.exit_code, res.stdout, err
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="GNU bash (the oracle) is not installed")
+@pytest.mark.parametrize(("script", "stdin"), CASES, ids=[f"{i:03d}" for i in range(len(CASES))])
+def test_agent_idiom_same_as_bash(tmp_path: Path, script: str, stdin: bytes) -> None:
+    a = tmp_path / "bash"
+    b = tmp_path / "vshell"
+    a.mkdir()
+    b.mkdir()
+    want = _bash(a, script, stdin)
+    got = _vshell(b, script, stdin)
+    assert got == want, script
+
+
+# The CLI reading its script from a pipe, as `printf … | bash` does.
+PIPED = [
+    "echo a\nif then\necho b\n",
+    'read x; echo "got $x"\nhello\necho $LINENO\n',
+    "x=1\nexit 3\necho no\n",
+    "f() {\n echo in f\n}\nf\nset -u\necho $U\necho no\n",
+    'trap "echo bye" EXIT\necho one\nnosuch\necho $LINENO $-\n',
+    'while read l; do echo "[$l]"; done\nA\nB\n',
+    "echo a\nif true; then\n",
+    'trap "echo bye; exit 4" EXIT\nfalse\n',
+    "cat <<EOF\nhd $((1+1))\nEOF\necho after\n",
+]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="GNU bash (the oracle) is not installed")
+@pytest.mark.parametrize("script", PIPED, ids=[f"piped{i}" for i in range(len(PIPED))])
+def test_piped_script_same_as_bash(tmp_path: Path, script: str) -> None:
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": "/"}
+    want = subprocess.run(["bash"], input=script.encode(), capture_output=True, timeout=30,
+                          cwd=tmp_path, env=env)
+    got = subprocess.run([sys.executable, "-m", "vshell"], input=script.encode(),
+                         capture_output=True, timeout=30, cwd=tmp_path,
+                         env={**env, "PYTHONPATH": str(REPO)})
+    err = got.stderr.replace(b"vshell:", b"bash:")
+    assert (got.returncode, got.stdout, err) == (want.returncode, want.stdout, want.stderr)
