@@ -1109,25 +1109,65 @@ def b_caller(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_help(sh: Shell, name: str, args: list[str]) -> int:
+    """``help [-dms] [pattern ...]`` with bash's text for the builtins vshell has."""
+    from fnmatch import fnmatchcase
+
     from vshell import builtins
     from vshell.interp import builtins_registry
+    from vshell.interp.help_text import HELP
 
-    topics = [a for a in args if not a.startswith("-")]
+    try:
+        opts, topics = parse_options(sh, "help", args, "dms", "help [-dms] [pattern ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
     if not topics:
-        _out(sh, "vshell: a bash-compatible virtual shell. Shell builtins:\n")
+        _out(sh, "vshell: a bash-compatible virtual shell. Shell builtins "
+                 "(`help NAME' for one):\n")
         _out(sh, " ".join(builtins_registry.names()) + "\n")
         return 0
     status = 0
     for t in topics:
-        if _is_builtin(sh, t):
-            _out(sh, f"{t}: {t} [arg ...]\n    Shell builtin; see the bash manual.\n")
+        glob = any(c in t for c in "*?[")
+        # bash matches a topic as a pattern, or as the start of builtin names
+        hits = [t] if t in HELP and not glob else sorted(
+            n for n in HELP if (fnmatchcase(n, t) if glob else n.startswith(t)))
+        if hits and glob and not flags:
+            _out(sh, f"Shell commands matching keyword `{t}'\n\n")
+        if hits:
+            for n in hits:
+                text = HELP[n]
+                synopsis, _, rest = text.partition("\n")
+                if "s" in flags:
+                    _out(sh, synopsis + "\n")
+                elif "d" in flags:
+                    _out(sh, f"{n} - {rest.partition(chr(10))[0].strip()}\n")
+                else:
+                    _out(sh, text)
         elif builtins.lookup(t) is not None:
-            _out(sh, f"{t}: run `{t} --help' for its options.\n")
+            _out(sh, f"{t}: a vshell command: run `{t} --help' for its options.\n")
         else:
             sh.err(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' "
                    f"or `info {t}'.")
             status = 1
     return status
+
+
+# builtins that take --help as an ordinary argument, as in bash
+NO_HELP_OPTION = frozenset(("echo", "test", "[", "true", "false", ":", "exec"))
+
+
+def builtin_help_option(sh: Shell, name: str, args: list[str]) -> int | None:
+    """``cd --help``: bash prints the builtin's help and returns 2; None when not asked."""
+    if not args or args[0] != "--help" or name in NO_HELP_OPTION:
+        return None
+    from vshell.interp.help_text import HELP
+
+    text = HELP.get(name)
+    if text is None:
+        return None
+    _out(sh, text)
+    return 2
 
 
 def b_enable(sh: Shell, name: str, args: list[str]) -> int:

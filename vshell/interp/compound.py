@@ -232,21 +232,27 @@ def _select(sh: Shell, cmd: ast.Select) -> int:
         return 0
     status = 0
     sh.loop_depth += 1
+    show_menu = True
     try:
         while True:
             sh.check()
             if st.options.get("xtrace"):
                 _trace_header(sh, "select", cmd.var, cmd.words)
-            menu = "".join(f"{i + 1}) {it}\n" for i, it in enumerate(items))
-            sh.write_err(menu)
+            if show_menu:  # at first, and again after an empty answer (bash)
+                sh.write_err("".join(f"{i + 1}) {it}\n" for i, it in enumerate(items)))
             ps3 = st.get("PS3")
             sh.write_err("#? " if ps3 is None else ps3)
             stdin = sh.fds.get(0)
             line = stdin.readline() if stdin is not None else b""
-            if not line:
+            if not line:  # end of input: a newline, and the loop fails
+                sh.write_out(b"\n")
+                status = 1
                 break
             reply = line.decode("utf-8", "surrogateescape").rstrip("\n")
             st.set("REPLY", reply)
+            show_menu = reply == ""
+            if show_menu:
+                continue
             choice = reply.strip()
             st.set(cmd.var, items[int(choice) - 1] if choice.isdigit()
                    and 0 < int(choice) <= len(items) else "")
@@ -335,8 +341,59 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
 
 
 def _coproc(sh: Shell, cmd: ast.Coproc) -> int:
-    sh.err("coproc: not supported")
-    return 1
+    """``coproc [NAME] command``: the command runs in the background on two pipes; NAME[0]
+    reads its output, NAME[1] writes its input, NAME_PID is its pid (``wait`` takes it)."""
+    import re
+    import threading
+
+    from vshell.interp import io as sio
+    from vshell.interp.shell import AbortLine, ExitShell, Job
+
+    name = cmd.name or "COPROC"
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        sh.err(f"`{name}': not a valid identifier")
+        return 1
+    to_cop, from_cop = sio.Pipe(sh.ctx.cancel), sio.Pipe(sh.ctx.cancel)
+    sub = sh.child()
+    sub.fds[0] = to_cop.reader
+    sub.fds[1] = from_cop.writer
+    read_fd = _free_fd(sh, 63)
+    sh.fds[read_fd] = from_cop.reader
+    write_fd = _free_fd(sh, 60)
+    sh.fds[write_fd] = to_cop.writer
+    pid = next(sh.ctx.pids)
+    job = Job(pid, threading.Thread(daemon=True))
+
+    def body() -> None:
+        try:
+            job.status = sub.run_command(cmd.body)
+        except (ExitShell, AbortLine) as e:
+            job.status = e.status
+        except ShellError as e:
+            sub.err(e.message)
+            job.status = e.status
+        except BaseException:  # noqa: BLE001 - a coprocess must never kill the run
+            job.status = 1
+        finally:
+            from_cop.writer.close()
+            to_cop.reader.close()
+
+    job.thread = threading.Thread(target=body, daemon=True, name=f"vshell-coproc-{pid}")
+    with sh.ctx.lock:
+        sh.ctx.jobs[pid] = job
+    st = sh.state
+    st.set_array(name, {0: str(read_fd), 1: str(write_fd)})
+    st.set(f"{name}_PID", str(pid))
+    st.last_bg_pid = pid
+    job.thread.start()
+    return 0
+
+
+def _free_fd(sh: Shell, top: int) -> int:
+    fd = top
+    while fd in sh.fds and fd > 10:
+        fd -= 1
+    return fd
 
 
 _TABLE = {

@@ -26,10 +26,16 @@ def mark(sh: Shell) -> int:
 
 def record(sh: Shell, before: Fds, after: Fds) -> None:
     """``exec`` made ``after`` the shell's table where ``before`` was."""
+    from vshell.interp.io import PipeReader, PipeWriter
+
     log = _log(sh)
     for k in sorted(set(before) | set(after)):
         if after.get(k) is not before.get(k):
             log.append((k, after.get(k)))
+            gone = before.get(k)
+            if (k not in after and isinstance(gone, (PipeReader, PipeWriter))
+                    and not any(v is gone for v in after.values())):
+                gone.close()  # `exec N>&-` on a coprocess's pipe: the other side sees EOF
 
 
 def restore(sh: Shell, saved: Fds, scope: Fds, start: int) -> Fds:

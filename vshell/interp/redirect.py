@@ -112,7 +112,13 @@ def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
         word = ex.word(raw)
         default = 1 if op == ">&" else 0
         if word == "-":
-            fd = _target_fd(sh, r, new, default)
+            if r.fd_var:  # `exec {fd}>&-` closes the descriptor $fd names
+                value = sh.state.get(r.fd_var) or ""
+                if not value.isdigit():
+                    raise RedirectError(f"{r.fd_var}: ambiguous redirect")
+                fd = int(value)
+            else:
+                fd = _target_fd(sh, r, new, default)
             new.pop(fd, None)
             return
         if word.endswith("-") and word[:-1].isdigit():

@@ -426,7 +426,11 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
     start = fdscope.mark(sh)
     sh.fds = fds
     try:
-        status = fn(sh, name, args)
+        from vshell.interp.builtins_core import builtin_help_option
+
+        status = builtin_help_option(sh, name, args)
+        if status is None:
+            status = fn(sh, name, args)
         out = fds.get(1)
         if out is not None and hasattr(out, "flush"):
             try:
