@@ -113,6 +113,36 @@ CASES: list[tuple[str, bytes]] = [
     ("set -x; for a; do :; done; set -- 1; for a; do :; done", b""),
     ("PS4='+${LINENO}: '; set -x; for i in 1; do echo $i; done", b""),
     ("set -x; select s in p q; do break; done", b"1\n"),
+    # select, coproc, exec inside eval, help, kill, enable
+    ('select x in a b; do echo "[$x][$REPLY]"; done; echo "st=$?"', b"1\n\n3\nx\n"),
+    ('PS3="pick: "; select x in a b; do echo "$x"; break; done; echo "st=$?"', b"2\n"),
+    ("select x; do :; done; echo st=$?", b""),
+    ("set -- p q; select x; do echo $x; break; done", b"2\n"),
+    ("coproc cat; echo hi >&${COPROC[1]}; read l <&${COPROC[0]}; echo $l ${COPROC[@]}", b""),
+    ('coproc NAME { cat; }; echo hi >&${NAME[1]}; read l <&${NAME[0]}; echo $l;'
+     ' [ -n "$NAME_PID" ] && echo pid', b""),
+    ('coproc UP { tr a-z A-Z; }; echo hello >&"${UP[1]}"; eval "exec ${UP[1]}>&-";'
+     ' cat <&"${UP[0]}"; wait $UP_PID; echo $?', b""),
+    ("coproc B { echo from-b; exit 3; }; read x <&${B[0]}; echo $x; wait $B_PID; echo $?", b""),
+    ("coproc cat; c=${COPROC[1]}; exec {c}>&-; wait $COPROC_PID; echo $?", b""),
+    ("eval 'exec 3>f'; echo hi >&3; exec 3>&-; cat f", b""),
+    ("f(){ exec 4>g; }; f; echo via4 >&4; exec 4>&-; cat g", b""),
+    ("{ exec 5>h; } 2>/dev/null; echo five >&5; cat h", b""),
+    ("{ exec 3>f; } 3>g; echo x >&3; echo $?", b""),
+    ("exec 3>f; echo a >&3; (exec 3>&-; echo b >&3); echo c >&3; cat f", b""),
+    ("exec 2>/dev/null; nosuch; echo $?", b""),
+    ("x=$(exec 3>f; echo hi >&3; echo ok); echo $x; cat f", b""),
+    ("cd --help; echo $?", b""),
+    ("help cd; help -s cd; help -d cd read; help nosuch; echo $?", b""),
+    ("help 'pu*' | head -3; echo --help; true --help; echo $?; test --help; echo $?", b""),
+    ("read --help | head -2; set --help | tail -1; declare --help >/dev/null; echo $?", b""),
+    ("kill; echo $?; kill -l | head -1", b""),
+    ("enable -n echo; echo hi; type echo; (enable echo; type echo); type -t echo", b""),
+    ("enable -n cd pwd; enable -n; enable nosuch; echo $?", b""),
+    ("type -ta echo; type -at ls; type -pa ls; type -Pa echo; type -a cat", b""),
+    ("command -v ls; command -V ls; type ls; PATH=/bin; command -v ls; type -P ls", b""),
+    ('alias x=y; type -p x; echo $?; type -p if; echo $?; f(){ :; }; type -p f; echo $?;'
+     " type -p cd; echo $?; type -P cd; echo $?", b""),
 ]
 
 
@@ -168,3 +198,28 @@ def test_piped_script_same_as_bash(tmp_path: Path, script: str) -> None:
                          env={**env, "PYTHONPATH": str(REPO)})
     err = got.stderr.replace(b"vshell:", b"bash:")
     assert (got.returncode, got.stdout, err) == (want.returncode, want.stdout, want.stderr)
+
+
+HOST_TOOLS = ["git status", "pip install requests", "npm ci", "node -e 1", "sudo ls",
+              "apt-get install -y jq", "docker ps", "make", "cargo build", "ssh host"]
+
+
+@pytest.mark.parametrize("line", HOST_TOOLS)
+def test_host_programs_say_why_they_are_missing(line: str) -> None:
+    """bash's own line and status, then one line with the reason (bash may have git: the
+    first line is bash's wording for a missing command, checked literally)."""
+    name = line.split()[0]
+    with Sandbox() as sb:
+        res = sb.exec(f"{line}; echo $?; x=$({line} 2>&1); echo \"$x\" | wc -l")
+    first, second, *rest = res.stderr.decode().splitlines()
+    assert first == f"vshell: line 1: {name}: command not found"
+    assert second.startswith(f"vshell: {name}: vshell runs no host programs; ")
+    assert rest == []
+    assert res.stdout == b"127\n2\n"  # the reason goes where stderr goes
+
+
+def test_enable_is_per_session() -> None:
+    with Sandbox() as a, Sandbox() as b:
+        a.exec("enable -n cd")
+        assert a.exec("type -t cd").stdout == b""
+        assert b.exec("type -t cd").stdout == b"builtin\n"

@@ -695,9 +695,10 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
             _abs(sh, word), os.X_OK) else []
     else:
         paths = path_matches(sh, word)
+    hashed = word in st.__dict__.get("hash", {}) and not all_
     for p in paths if all_ else paths[:1]:
         found = True
-        say("file", f"{word} is {p}", p)
+        say("file", f"{word} is hashed ({p})" if hashed else f"{word} is {p}", p)
     return 0 if found else 1
 
 

@@ -364,7 +364,8 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     kind, path = resolve_command(sh, name)
     if kind == "vshell":
         cmd = sh.find_command(name)
-        assert cmd is not None
+        if cmd is None:  # a builtin's /usr/bin twin, remembered in the hash table
+            return _run_twin(sh, name, args, assigns, fds)
         return sh.call(cmd, name, args, env, fds)
     if kind == "file":
         assert path is not None
@@ -376,10 +377,19 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     from vshell.interp.builtins_core import COREUTILS_TWINS
 
     if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
-        twin = builtins_registry.lookup(name)
-        assert twin is not None
-        return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, twin, name, args, fds))
+        sh.state.__dict__.setdefault("hash", {})[name] = [VSHELL_COMMAND, 1]
+        return _run_twin(sh, name, args, assigns, fds)
     return not_found(sh, name)
+
+
+def _run_twin(sh: Shell, name: str, args: list[str], assigns: dict[str, str], fds: Fds
+              ) -> int:
+    from vshell.interp import builtins_registry
+
+    twin = builtins_registry.lookup(name)
+    if twin is None:
+        return not_found(sh, name)
+    return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, twin, name, args, fds))
 
 
 def not_found(sh: Shell, name: str) -> int:
