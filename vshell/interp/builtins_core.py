@@ -1201,65 +1201,130 @@ def b_enable(sh: Shell, name: str, args: list[str]) -> int:
     return status
 
 
-_ULIMITS = {"c": "core file size", "d": "data seg size", "e": "scheduling priority",
-            "f": "file size", "i": "pending signals", "l": "max locked memory",
-            "m": "max memory size", "n": "open files", "p": "pipe size",
-            "q": "POSIX message queues", "r": "real-time priority", "s": "stack size",
-            "t": "cpu time", "u": "max user processes", "v": "virtual memory",
-            "x": "file locks", "R": "real-time non-blocking time"}
+# bash's table: option -> (description, unit, soft, hard); the values a fresh Linux shell has
+_ULIMITS: dict[str, tuple[str, str, str, str]] = {
+    "R": ("real-time non-blocking time", "microseconds", "unlimited", "unlimited"),
+    "c": ("core file size", "blocks", "0", "unlimited"),
+    "d": ("data seg size", "kbytes", "unlimited", "unlimited"),
+    "e": ("scheduling priority", "", "0", "0"),
+    "f": ("file size", "blocks", "unlimited", "unlimited"),
+    "i": ("pending signals", "", "63704", "63704"),
+    "l": ("max locked memory", "kbytes", "8192", "8192"),
+    "m": ("max memory size", "kbytes", "unlimited", "unlimited"),
+    "n": ("open files", "", "1024", "1048576"),
+    "p": ("pipe size", "512 bytes", "8", "8"),
+    "q": ("POSIX message queues", "bytes", "819200", "819200"),
+    "r": ("real-time priority", "", "0", "0"),
+    "s": ("stack size", "kbytes", "8192", "unlimited"),
+    "t": ("cpu time", "seconds", "unlimited", "unlimited"),
+    "u": ("max user processes", "", "63704", "63704"),
+    "v": ("virtual memory", "kbytes", "unlimited", "unlimited"),
+    "x": ("file locks", "", "unlimited", "unlimited"),
+}
+_ULIMIT_SCALE = {"c": 512, "d": 1024, "f": 512, "l": 1024, "m": 1024, "p": 512, "s": 1024,
+                 "v": 1024, "R": 1, "q": 1, "t": 1}
+_RLIM_MAX = (1 << 63) - 1
+
+
+def _limit_le(a: str, b: str) -> bool:
+    return b == "unlimited" or (a != "unlimited" and int(a) <= int(b))
 
 
 def b_ulimit(sh: Shell, name: str, args: list[str]) -> int:
-    """Resource limits as numbers the shell keeps: vshell has no processes to limit."""
+    """Resource limits as numbers the shell keeps (vshell has no processes to limit), parsed
+    as bash does: each resource option takes the next word as its value unless that word is
+    an option; ``-S``/``-H`` choose the soft or hard limit; a hard one is never raised."""
     st = sh.state
     limits: dict[tuple[str, str], str] = getattr(st, "ulimits", None) or {}
     st.ulimits = limits  # type: ignore[attr-defined]
-    which = "SH"
-    res: list[str] = []
-    value: str | None = None
+    usage = "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]"
+
+    def current(kind: str, c: str) -> str:
+        soft, hard = _ULIMITS[c][2:]
+        return limits.get((kind, c), soft if kind == "S" else hard)
+
+    which = ""
     show_all = False
-    for a in args:
-        if a.startswith("-") and len(a) > 1 and not a[1:].isdigit():
-            for c in a[1:]:
-                if c in "SH":
-                    which = c
-                elif c == "a":
-                    show_all = True
-                elif c in _ULIMITS:
-                    res.append(c)
-                else:
-                    sh.err(f"ulimit: -{c}: invalid option")
-                    sh.write_err("ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]\n")
-                    return 2
+    commands: list[tuple[str, str | None]] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            break
+        if not (a.startswith("-") and len(a) > 1):
+            i -= 1
+            break
+        for k, c in enumerate(a[1:]):
+            if c in "SH":
+                which = which + c if c not in which else which
+            elif c == "a":
+                show_all = True
+            elif c in _ULIMITS:
+                value = None
+                if k == len(a) - 2 and i < len(args) and not args[i].startswith("-"):
+                    value = args[i]
+                    i += 1
+                commands.append((c, value))
+            else:
+                sh.err(f"ulimit: -{c}: invalid option")
+                sh.write_err(f"ulimit: usage: {usage}\n")
+                return 2
+    rest = args[i:]
+    if rest:
+        if len(rest) > 1 or (commands and commands[-1][1] is not None):
+            sh.err("ulimit: too many arguments")
+            return 2
+        if commands:
+            commands[-1] = (commands[-1][0], rest[0])
         else:
-            value = a
+            commands.append(("f", rest[0]))
+    kind_shown = "H" if which == "H" else "S"
+    labelled = show_all or len(commands) > 1
+
+    def show(c: str) -> None:
+        desc, unit = _ULIMITS[c][:2]
+        label = f"({unit}, -{c}) " if unit else f"(-{c}) "
+        _out(sh, (f"{desc:<20} {label:>20}" if labelled else "") + current(kind_shown, c) + "\n")
+
     if show_all:
-        for c, desc in sorted(_ULIMITS.items(), key=lambda kv: kv[1]):
-            cur = limits.get(("S", c), "unlimited")
-            _out(sh, f"{desc + ' ':<25}(-{c}) {cur}\n")
-        return 0
-    if len(res) > 1 and value is not None:
-        sh.err("ulimit: too many arguments")
-        return 2
-    res = res or ["f"]
-    if value is None:
-        for c in res:
-            kind = "H" if which == "H" else "S"
-            _out(sh, limits.get((kind, c), "unlimited") + "\n")
-        return 0
-    if value != "unlimited":
-        try:
-            n = int(value)
-        except ValueError:
+        for c in _ULIMITS:
+            show(c)
+    if not commands and not show_all:
+        commands.append(("f", None))
+    status = 0
+    for c, value in commands:
+        if value is None:
+            if not show_all:  # -a already listed it
+                show(c)
+            continue
+        desc = _ULIMITS[c][0]
+        if value in ("hard", "soft", "unlimited"):
+            new = current("H" if value == "hard" else "S", c) if value != "unlimited" \
+                else "unlimited"
+        elif value.isdigit():
+            if int(value) * _ULIMIT_SCALE.get(c, 1) > _RLIM_MAX:
+                sh.err(f"ulimit: {value}: limit out of range")
+                status = 1
+                continue
+            new = str(int(value))
+        else:
             sh.err(f"ulimit: {value}: invalid number")
-            return 1
-        if n < 0:
-            sh.err(f"ulimit: {value}: invalid number")
-            return 1
-    for c in res:
-        for kind in ("S", "H") if which == "SH" else (which,):
-            limits[(kind, c)] = value
-    return 0
+            status = 1
+            continue
+        kinds = ("S", "H") if which in ("", "SH", "HS") else (which,)
+        hard = new if "H" in kinds else current("H", c)
+        if "H" in kinds and not _limit_le(new, current("H", c)):
+            sh.err(f"ulimit: {desc}: cannot modify limit: Operation not permitted")
+            status = 1
+            continue
+        if "S" in kinds and not _limit_le(new, hard):
+            sh.err(f"ulimit: {desc}: cannot modify limit: Invalid argument")
+            status = 1
+            continue
+        for kind in kinds:
+            limits[(kind, c)] = new
+    return status
 
 
 def b_history(sh: Shell, name: str, args: list[str]) -> int:
