@@ -27,6 +27,7 @@ def run(sh: Shell, cmd: ast.Command) -> int:
     if not redirects:
         return _dispatch(sh, cmd)
     opened: list = []
+    start = fdscope.mark(sh)  # before the redirections: a {fd}> one stays open after
     try:
         fds = redirect.apply(sh, redirects, sh.fds, opened)
     except ShellError as e:
@@ -35,7 +36,6 @@ def run(sh: Shell, cmd: ast.Command) -> int:
         sh.maybe_errexit(1)  # the compound never ran, so nothing inside checked
         return 1
     saved = sh.fds
-    start = fdscope.mark(sh)
     sh.fds = fds
     try:
         return _dispatch(sh, cmd)

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
 
 
-def _log(sh: Shell) -> list[tuple[int, Any]]:
+def _log(sh: Shell) -> list[tuple[int, Any, bool]]:
     log = sh.__dict__.get("exec_fd_log")
     if log is None:
         log = sh.__dict__["exec_fd_log"] = []
@@ -31,11 +31,16 @@ def record(sh: Shell, before: Fds, after: Fds) -> None:
     log = _log(sh)
     for k in sorted(set(before) | set(after)):
         if after.get(k) is not before.get(k):
-            log.append((k, after.get(k)))
+            log.append((k, after.get(k), False))
             gone = before.get(k)
             if (k not in after and isinstance(gone, (PipeReader, PipeWriter))
                     and not any(v is gone for v in after.values())):
                 gone.close()  # `exec N>&-` on a coprocess's pipe: the other side sees EOF
+
+
+def stick(sh: Shell, fd: int, stream: Any) -> None:
+    """A ``{var}>file`` redirection: bash leaves the descriptor open after the command."""
+    _log(sh).append((fd, stream, True))
 
 
 def restore(sh: Shell, saved: Fds, scope: Fds, start: int) -> Fds:
@@ -44,8 +49,8 @@ def restore(sh: Shell, saved: Fds, scope: Fds, start: int) -> Fds:
     if len(log) == start:
         return saved
     out = dict(saved)
-    for k, stream in log[start:]:
-        if scope.get(k) is not saved.get(k):
+    for k, stream, sticky in log[start:]:
+        if scope.get(k) is not saved.get(k) and not sticky:
             continue  # the scope's own redirection of k: undone with the scope
         if stream is None:
             out.pop(k, None)

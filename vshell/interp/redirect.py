@@ -77,10 +77,24 @@ def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
                 _apply_one(sh, r, new, opened)
             except OSError as e:
                 raise RedirectError(describe_oserror(e)) from None
+            if r.fd_var:
+                _keep_open(sh, r, new, opened)
         except ShellError as e:
             e.partial_fds = new  # type: ignore[attr-defined]
             raise
     return new
+
+
+def _keep_open(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
+    """``cmd {fd}>file`` leaves $fd open after cmd, as bash does."""
+    from vshell.interp import fdscope
+
+    value = sh.state.get(r.fd_var or "") or ""
+    if not value.isdigit() or int(value) not in new:
+        return  # a close: {fd}>&-
+    stream = new[int(value)]
+    opened[:] = [f for f in opened if f is not stream]
+    fdscope.stick(sh, int(value), stream)
 
 
 def _target_fd(sh: Shell, r: ast.Redirect, new: Fds, default: int) -> int:
@@ -131,7 +145,7 @@ def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
         if word.isdigit():
             src = int(word)
             if src not in new:
-                raise RedirectError(f"{word}: Bad file descriptor")
+                raise RedirectError(f"{raw}: Bad file descriptor")  # bash names the word
             new[_target_fd(sh, r, new, default)] = new[src]
             return
         if op == ">&" and r.fd is None and not r.fd_var:

@@ -40,6 +40,7 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
     if st.options.get("xtrace") and not sh._in_ps4:
         _xtrace(sh, cmd, argv)
     opened: list = []
+    start = fdscope.mark(sh)  # before the redirections: a {fd}> one stays open after
     try:
         try:
             fds = redirect.apply(sh, cmd.redirects, sh.fds, opened)
@@ -53,7 +54,6 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         except ShellError as e:
             return _fail(sh, e)
         saved = sh.fds
-        start = fdscope.mark(sh)
         sh.fds = fds  # what the shell says about this command goes to its own stderr
         try:
             status = exec_argv(sh, argv, assigns, fds)
