@@ -129,12 +129,15 @@ class Shell:
         self.procsub_fds: list[int] = []
         if state.arith_hook is None:
             state.arith_hook = self._arith_plain
+        if state.word_hook is None:
+            state.word_hook = self.expander.word
 
     # --- helpers -------------------------------------------------------------------
     def child(self, fds: Fds | None = None) -> Shell:
         """A subshell: a copy of the state, sharing the run."""
         sh = Shell(self.ctx, self.state.subshell(), dict(self.fds if fds is None else fds))
         sh.state.arith_hook = sh._arith_plain
+        sh.state.word_hook = sh.expander.word
         sh.is_subshell = True
         sh.loop_depth = self.loop_depth
         sh.func_depth = self.func_depth

@@ -333,7 +333,7 @@ class ShellState:
         if not isinstance(val, dict):
             return val if sub in ("0", "@", "*") else None
         if "A" in target.attrs:
-            return val.get(sub)  # type: ignore[call-overload]
+            return val.get(self.ref_key(sub))  # type: ignore[call-overload]
         try:
             idx = self.eval_index(sub)
         except (ShellError, ValueError):
@@ -398,6 +398,9 @@ class ShellState:
             target = self.resolve_name(name)
             if target != name and "[" in target and target.endswith("]"):  # an element ref
                 base, _, sub = target[:-1].partition("[")
+                bv = self.lookup(base)
+                if bv is not None and "A" in bv.attrs:
+                    sub = self.ref_key(sub)
                 self.set_element(base, sub, value, append=append)
                 return
         scope, name = self._target(name, local=local)
@@ -447,6 +450,11 @@ class ShellState:
         return value
 
     arith_hook: Any = None  # set by the interpreter: evaluate an arithmetic expression
+    word_hook: Any = None  # set by the interpreter: expand a word (quotes, $key)
+
+    def ref_key(self, sub: str) -> str:
+        """An associative subscript a nameref names (``A["K"]``, ``A[$key]``), expanded."""
+        return self.word_hook(sub) if self.word_hook is not None else sub
 
     def set_element(self, name: str, sub: str | int, value: str, *, append: bool = False,
                     local: bool = False) -> None:
