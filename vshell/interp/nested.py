@@ -158,7 +158,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     else:
         source = ""  # read from stdin as the script runs (stdin_script)
     st = new_state(env, sh.state.cwd, script_name)
-    st.bashpid = new_pid()
+    st.bashpid = sh.job_pid if sh.job_pid is not None else new_pid()
+    sh.job_pid = None  # only the job's own command is that process
     st.globals["$$"] = Var(str(st.bashpid), set())  # a new shell process: a pid of its own
     try:
         lvl = int(env.get("SHLVL", "1"))

@@ -193,6 +193,7 @@ class Shell:
         return ps4
 
     _in_ps4 = False
+    job_pid: int | None = None  # the pid of the background job this shell runs by itself
 
     is_main = False  # the shell `$$` names: it takes the signals `kill` sends to `$$`
 
@@ -314,6 +315,7 @@ class Shell:
         """Run a whole script as a shell process: exit, traps and fatal errors handled."""
         try:
             status = self.run_source(source)
+            self.check()  # a signal that came during the last command runs its trap now
         except ExitShell as e:
             status = e.status
             self.exited = True  # the REPL ends its session on `exit`
@@ -363,6 +365,7 @@ class Shell:
         first = andor.first.commands
         if not andor.rest and len(first) == 1 and isinstance(first[0], ast.SimpleCommand):
             sub.state.traps.pop("ERR", None)  # bash runs `cmd &` itself: no ERR trap there
+            sub.job_pid = pid  # `bash -c … &`: that shell's $$ is $! (kill -USR1 $! reaches it)
         if 0 in sub.fds and not self.state.options.get("monitor"):
             sub.fds[0] = sio.NullInput() if self.fds.get(0) is None else self.fds[0]
 
