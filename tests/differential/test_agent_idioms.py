@@ -143,6 +143,32 @@ CASES: list[tuple[str, bytes]] = [
     ("command -v ls; command -V ls; type ls; PATH=/bin; command -v ls; type -P ls", b""),
     ('alias x=y; type -p x; echo $?; type -p if; echo $?; f(){ :; }; type -p f; echo $?;'
      " type -p cd; echo $?; type -P cd; echo $?", b""),
+    ("ls >/dev/null; type ls; type -a ls; command -V ls; type -p ls; hash -r; type ls", b""),
+    # ulimit as bash parses it
+    ("ulimit -f -n | sed 's/[0-9]*$//'; ulimit -f -n 999; echo $?; ulimit -n;"
+     " ulimit -f $(( (1 << 62) + 1 )); echo $?; ulimit -S -H -t 100; ulimit -S -t 105; echo $?;"
+     " ulimit -H -t 200; echo $?; ulimit -t; ulimit -Ht; ulimit -x; ulimit -f abc; echo $?", b""),
+    ("ulimit -c 5; echo $?; ulimit -c unlimited; echo $?; ulimit -Hc; ulimit -f hard; echo $?;"
+     " ulimit -n -5; echo $?; ulimit -a | sed 's/[0-9]*$//'; ulimit -f -a | wc -l; ulimit 100;"
+     " ulimit -f", b""),
+    # {var}> descriptors stay open; errors inside functions name the defining file
+    ("{ echo; } {abc}<<< walrus; cat <&$abc", b""),
+    ("echo {abc}>f hi; echo x >&$abc; cat f; exec {abc}>&-; echo y >&$abc; echo $?", b""),
+    ("f(){ nosuch; }\ng(){ f; }\ng", b""),
+    ("printf 'f(){ nosuch; }\\nf\\n' > s1.sh; bash s1.sh; source ./s1.sh;"
+     " echo 'f(){ nosuch; }; f' | bash", b""),
+    ("f(){ echo ${X:?m}; }; f; echo no", b""),
+    ("f(){ echo ${x!y}; echo in-f; }; f; echo same-line\necho next $?", b""),
+    # nested shells, signals, aliases, namerefs
+    ("bash -c 'trap \"echo usr1\" USR1; sleep 0.3' & sleep 0.05; kill -USR1 $!; wait;"
+     " echo status=$?", b""),
+    ("printf 'echo one \\0 echo two\\n' > nul.sh; bash nul.sh; echo $?", b""),
+    ("bash --rcfile /dev/null -i -c 'test -o emacs; echo $?' 2>/dev/null;"
+     " bash -c 'test -o emacs; echo $?'", b""),
+    ("shopt -s expand_aliases\nalias e_='echo '\nalias one='ONE '\nalias two='TWO '\n"
+     "e_ one \\\n two one \\\n one", b""),
+    ("declare -A A=(['K']=val); declare -n ref='A[\"K\"]'; echo $ref; ref=v2; key=K;"
+     " declare -n r2='A[$key]'; echo $r2; r2=v3; echo ${A[@]}", b""),
 ]
 
 

@@ -161,7 +161,19 @@ class Shell:
     def err(self, message: str, fds: Fds | None = None) -> None:
         """``name: line N: message`` on stderr, as bash reports errors; ``fds`` is the
         table of the command the message is about (its ``2>`` catches the message)."""
-        self.write_err(f"{self.source_name}: line {self.state.lineno}: {message}\n", fds)
+        self.write_err(f"{self.error_label()}: line {self.state.lineno}: {message}\n", fds)
+
+    def error_label(self) -> str:
+        """Whom bash names in an error: the script, or inside a function the file that
+        defined it — ``environment`` for a command string, ``main`` for a piped script."""
+        stack = self.state.call_stack
+        if stack and stack[-1].is_function:
+            where = stack[-1].file
+            if where == "environment" and (getattr(self.state, "stdin_script", None) is not None
+                                           or "s" in self.extra_flags):
+                return "main"
+            return where
+        return self.source_name
 
     def write_err(self, text: str, fds: Fds | None = None) -> None:
         try:
