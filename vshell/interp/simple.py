@@ -284,9 +284,13 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
     saved: list[tuple[str, object]] = []
     try:
         for a in assigns:
-            if a.array is not None or a.index is not None:
+            if a.index is not None:
                 continue
-            value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
+            if a.array is not None:  # `B=(b c) cmd`: bash passes the text "(b c)"
+                words = [ex.word(getattr(w, "raw", w), assign=True) for w in a.array]
+                value = "(" + " ".join(words) + ")"
+            else:
+                value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
             current = st.lookup(a.name)
             if current is not None and "r" in current.attrs:
                 # bash: a message, no binding, and the command runs all the same

@@ -459,6 +459,8 @@ class ShellState:
     def set_element(self, name: str, sub: str | int, value: str, *, append: bool = False,
                     local: bool = False) -> None:
         scope, name = self._target(name, local=local)
+        if "[" in name:  # `ref[0]=x` through a nameref to an element: bash refuses
+            raise ShellError(f"`{name}': not a valid identifier", abort_line=True)
         v = scope.get(name)
         if v is None:
             v = Var(None, {"a"})
