@@ -131,6 +131,8 @@ class Shell:
             state.arith_hook = self._arith_plain
         if state.word_hook is None:
             state.word_hook = self.expander.word
+        if state.warn_hook is None:
+            state.warn_hook = self.err
 
     # --- helpers -------------------------------------------------------------------
     def child(self, fds: Fds | None = None) -> Shell:
@@ -138,6 +140,7 @@ class Shell:
         sh = Shell(self.ctx, self.state.subshell(), dict(self.fds if fds is None else fds))
         sh.state.arith_hook = sh._arith_plain
         sh.state.word_hook = sh.expander.word
+        sh.state.warn_hook = sh.err
         sh.is_subshell = True
         sh.loop_depth = self.loop_depth
         sh.func_depth = self.func_depth

@@ -256,8 +256,10 @@ class ShellState:
         depth = 0
         while v is not None and "n" in v.attrs and isinstance(v.value, str) and v.value:
             depth += 1
-            if depth > 8:
-                break
+            if depth > 8:  # ref1 -> ref2 -> ref1: bash warns and reads nothing
+                if self.warn_hook is not None:
+                    self.warn_hook(f"warning: {name}: circular name reference")
+                return None
             target = v.value
             if "[" in target:
                 return v
@@ -300,13 +302,14 @@ class ShellState:
         if not self.namerefs_used:
             return name
         seen = 0
+        first = name
         while seen < 10:
             _, v = self._find(name)
             if v is None or "n" not in v.attrs or not isinstance(v.value, str) or not v.value:
                 return name
             name = v.value
             seen += 1
-        return name
+        raise ShellError(f"warning: {first}: circular name reference", abort_line=True)
 
     def get(self, name: str) -> str | None:
         """Scalar value (element 0 of an array), or None when unset."""
@@ -451,6 +454,7 @@ class ShellState:
 
     arith_hook: Any = None  # set by the interpreter: evaluate an arithmetic expression
     word_hook: Any = None  # set by the interpreter: expand a word (quotes, $key)
+    warn_hook: Any = None  # set by the interpreter: print ``bash: line N: message``
 
     def ref_key(self, sub: str) -> str:
         """An associative subscript a nameref names (``A["K"]``, ``A[$key]``), expanded."""
