@@ -390,6 +390,9 @@ class Expander:
     def param(self, p: W.Param, quoted: bool) -> list[Seg | None]:
         st = self.sh.state
         kind = QUO if quoted else EXP
+        if p.index == "" and p.raw.startswith("${"):
+            # `${a[]}`: bash's bad substitution, which abandons the line
+            raise ExpansionError(f"{p.raw}: bad substitution", status=1, abort_line=True)
         if p.prefix == "#":
             return [(self._length(p), kind)]
         if p.prefix == "!":
