@@ -49,6 +49,20 @@ def _lex_word(raw: str, **kw: bool) -> list[W.Part]:
         raise ExpansionError(str(e), status=1, abort_line=True) from None  # as bash does
 
 
+def _towcase(text: str, upper: bool) -> str:
+    """Case conversion a character at a time, as bash's towupper: a character whose case
+    mapping is several characters (``ß`` -> ``SS``) stays as it is."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        mapped = ch.upper() if upper else ch.lower()
+        if len(mapped) > 1:  # İ -> i + combining dot: the base letter, as glibc maps it
+            mapped = mapped[0] if all(unicodedata.combining(c) for c in mapped[1:]) else ch
+        out.append(mapped)
+    return "".join(out)
+
+
 def escape_glob(text: str) -> str:
     """Backslash-escape pattern characters so ``text`` matches only itself."""
     if not any(c in _PAT_SPECIAL for c in text):
@@ -679,14 +693,14 @@ class Expander:
         allchars = len(op) == 2
         if not pat:
             if allchars:
-                return v.upper() if upper else v.lower()
-            return (v[:1].upper() if upper else v[:1].lower()) + v[1:]
+                return _towcase(v, upper)
+            return _towcase(v[:1], upper) + v[1:]
         from vshell.interp import pattern as P
 
         out = []
         for i, ch in enumerate(v):
             if (allchars or i == 0) and P.match(pat, ch):
-                ch = ch.upper() if upper else ch.lower()
+                ch = _towcase(ch, upper)
             out.append(ch)
         return "".join(out)
 
@@ -701,11 +715,11 @@ class Expander:
         if op == "@P":
             return [self.sh.prompt_expand(v) for v in vals]
         if op == "@U":
-            return [v.upper() for v in vals]
+            return [_towcase(v, True) for v in vals]
         if op == "@u":
-            return [v[:1].upper() + v[1:] for v in vals]
+            return [_towcase(v[:1], True) + v[1:] for v in vals]
         if op == "@L":
-            return [v.lower() for v in vals]
+            return [_towcase(v, False) for v in vals]
         if op == "@a":
             var = st.lookup(p.name)
             letters = self._attr_letters(var) if var is not None else ""
