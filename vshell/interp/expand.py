@@ -594,7 +594,7 @@ class Expander:
         if p.op in ("names@", "names*"):
             names = [n for n in st.all_names() if n.startswith(p.name)]
             return self._emit(names, True, p.op == "names*", quoted)
-        if p.index in ("@", "*"):
+        if p.index in ("@", "*") and p.op is None:  # with an operator: indirection (bash)
             v = st.lookup(st.resolve_name(p.name))
             keys: list[str] = []
             if v is not None:
@@ -613,7 +613,7 @@ class Expander:
             if st.options.get("nounset"):
                 self._unbound(p)
             if p.op is None:
-                raise ExpansionError(f"{p.name}: invalid indirect expansion")
+                raise ExpansionError(f"{p.name}: invalid indirect expansion", abort_line=True)
             target = ""
         if isinstance(target, list):
             target = " ".join(target)
@@ -622,8 +622,8 @@ class Expander:
                 if p.op is not None:
                     return self.param(W.Param("__vshell_empty__", op=p.op, arg=p.arg,
                                               arg2=p.arg2, raw=p.raw), quoted)
-                raise ExpansionError(f"{p.name}: invalid indirect expansion")
-            raise ExpansionError(f"{target}: invalid variable name")
+                raise ExpansionError(f"{p.name}: invalid indirect expansion", abort_line=True)
+            raise ExpansionError(f"{target}: invalid variable name", abort_line=True)
         name, _, idx = target.partition("[")
         index = idx[:-1] if idx else None
         inner = W.Param(name, index, None, p.op, p.arg, p.arg2, raw=p.raw)
