@@ -169,6 +169,16 @@ CASES: list[tuple[str, bytes]] = [
      "e_ one \\\n two one \\\n one", b""),
     ("declare -A A=(['K']=val); declare -n ref='A[\"K\"]'; echo $ref; ref=v2; key=K;"
      " declare -n r2='A[$key]'; echo $r2; r2=v3; echo ${A[@]}", b""),
+    ("typeset -n ref1=ref2; typeset -n ref2=ref1; echo ref1=$ref1\nref1=z; echo mutated $?\n"
+     "echo next $?", b""),
+    ('array=(X Y Z); typeset -n ref="array[0]"; ref[0]=foo; echo status=$?\n'
+     "echo ${array[@]} $?; ref=Q; echo ${array[@]}", b""),
+    ("B=(b b) printenv B; B=(b \"c d\") printenv B; f(){ declare -p a; }; a=(1 2) f", b""),
+    ("a=(1 2 3); echo ${a[]}; echo same-line\necho next $?; echo \"${a[ ]}\" $?", b""),
+    ("x=\u00df; echo ${x^} ${x^^} ${x@U}; y=\u0130stanbul; echo ${y,,}; z=abc; echo ${z^^} ${z^}",
+     b""),
+    ('declare -A A=(["x"]=y); echo x=${!A[@]@a}; echo x=${!A@a}\nx="a b"; echo ${!x}; echo s\n'
+     "unset x; echo ${!x}; echo same\necho next $?", b""),
 ]
 
 
