@@ -853,6 +853,8 @@ def b_trap(sh: Shell, name: str, args: list[str]) -> int:
             sh.err(f"trap: {spec}: invalid signal specification")
             status = 1
             continue
+        if sig in getattr(st, "ignored_at_entry", ()) and "i" not in sh.extra_flags:
+            continue  # ignored when this shell started: it stays ignored
         if action == "-":
             st.traps.pop(sig, None)
         else:

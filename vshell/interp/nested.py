@@ -158,8 +158,14 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     else:
         source = ""  # read from stdin as the script runs (stdin_script)
     st = new_state(env, sh.state.cwd, script_name)
-    st.bashpid = sh.job_pid if sh.job_pid is not None else new_pid()
+    background = sh.job_pid is not None
+    st.bashpid = sh.job_pid if background else new_pid()
     sh.job_pid = None  # only the job's own command is that process
+    if background:
+        # an asynchronous command starts with SIGINT and SIGQUIT ignored, and a
+        # non-interactive shell cannot trap what it was started ignoring (bash)
+        st.traps.update({"INT": "", "QUIT": ""})
+        st.ignored_at_entry = frozenset(("INT", "QUIT"))  # type: ignore[attr-defined]
     st.globals["$$"] = Var(str(st.bashpid), set())  # a new shell process: a pid of its own
     try:
         lvl = int(env.get("SHLVL", "1"))
