@@ -179,6 +179,10 @@ CASES: list[tuple[str, bytes]] = [
      b""),
     ('declare -A A=(["x"]=y); echo x=${!A[@]@a}; echo x=${!A@a}\nx="a b"; echo ${!x}; echo s\n'
      "unset x; echo ${!x}; echo same\necho next $?", b""),
+    ("f() { echo o1; echo o2; sleep 0.1; { echo e1; echo warning: e2; } >&2; };"
+     " f 2> >(grep warning) | tac > out.txt; wait $!; echo OUT; cat out.txt", b""),
+    ("bash -c 'trap \"echo int\" INT; sleep 0.3' & sleep 0.05; kill -INT $!; wait;"
+     " echo status=$?", b""),
 ]
 
 

@@ -530,6 +530,10 @@ class Shell:
                     statuses[i] = sh.run_exit_trap(statuses[i])
             finally:
                 if i < n - 1:
+                    # a >( ) the stage started holds its own copy of the pipe, as in bash
+                    for t in sh.__dict__.get("output_procsubs", ()):
+                        while t.is_alive() and self.ctx.cancel.reason is None:
+                            t.join(0.05)
                     pipes[i].writer.close()
                 if i > 0:
                     pipes[i - 1].reader.close()
@@ -711,6 +715,8 @@ class Shell:
 
         t = threading.Thread(target=body, daemon=True, name="vshell-procsub")
         t.start()
+        if op == ">" and self.is_subshell:  # it writes to this stage's stdout: kept open
+            self.__dict__.setdefault("output_procsubs", []).append(t)
         pid = next(self.ctx.pids)
         self.ctx.jobs[pid] = Job(pid, t)
         self.procsub_fds.append(fd)
