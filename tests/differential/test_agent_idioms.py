@@ -43,6 +43,11 @@ CASES: list[tuple[str, bytes]] = [
     ("kill; echo $?", b""),
     ("kill -l | tail -2; trap -l | head -1", b""),
     ("while getopts ab:c o -ab1 -c; do echo $o $OPTARG; done", b""),
+    ("getopts -x; echo $?; cd -LP /; pwd -LP; pwd -PL; pwd -x; echo $?", b""),
+    ("kill -s; echo $?; kill -n 15; echo $?; kill -sTERM; echo $?; kill --; echo $?;"
+     " kill -sTERM 99999; echo $?", b""),
+    ("x=1; export -pn x; echo $?; shopt -pq extglob; echo $?; read -ers x <<< 'a\\b';"
+     " echo \"$x\"; f(){ declare -gri G=3; }; f; echo $G", b""),
     # messages of the shell itself go where the command's stderr goes
     ("nosuch 2>/dev/null; echo $?", b""),
     ("nosuch 2>&1 | grep -c found", b""),

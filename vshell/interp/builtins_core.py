@@ -230,16 +230,13 @@ def _dotdot_prefixes_exist(sh: Shell, path: str) -> bool:
 
 
 def b_pwd(sh: Shell, name: str, args: list[str]) -> int:
+    try:
+        opts, _ = parse_options(sh, "pwd", args, "LP", "pwd [-LP]")
+    except OptionError as e:
+        return e.status
     physical = False
-    for a in args:
-        if a == "-P":
-            physical = True
-        elif a == "-L":
-            physical = False
-        elif a.startswith("-"):
-            sh.err(f"pwd: {a}: invalid option")
-            sh.write_err("pwd: usage: pwd [-LP]\n")
-            return 2
+    for flag, _value in opts:
+        physical = flag == "-P"  # the last of -L / -P wins
     cwd = sh.state.cwd
     if physical:
         try:
@@ -939,12 +936,21 @@ KILL_USAGE = ("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobsp
 
 
 def b_kill(sh: Shell, name: str, args: list[str]) -> int:
-    if not args:
+    if not args or args == ["--"]:
         sh.write_err(KILL_USAGE)
         return 2
     if args == ["-l"] or args == ["-L"]:
         _out(sh, signal_table())
         return 0
+    if args[0] in ("-s", "-n") and len(args) == 1:
+        sh.err(f"kill: {args[0]}: option requires an argument")
+        return 1
+    if args[0].startswith(("-s", "-n")) and len(args[0]) > 2 and not args[0][1:].isupper():
+        args = [args[0][:2], args[0][2:], *args[1:]]  # -sTERM: grouped, as bash's getopt
+    if len(args) == 2 and args[0] in ("-s", "-n") or (
+            len(args) == 1 and args[0].startswith("-") and args[0] != "--"):
+        sh.write_err(KILL_USAGE)  # a signal but no pid
+        return 2
     sig = "TERM"
     if args and args[0] in ("-s", "-n") and len(args) > 1:
         spec, args = args[1], args[2:]

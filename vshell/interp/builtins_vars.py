@@ -626,6 +626,12 @@ def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_getopts(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
+    if args and args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":
+        sh.err(f"getopts: {args[0][:2]}: invalid option")
+        sh.write_err("getopts: usage: getopts optstring name [arg ...]\n")
+        return 2
+    if args and args[0] == "--":
+        args = args[1:]
     if len(args) < 2:
         sh.write_err("getopts: usage: getopts optstring name [arg ...]\n")
         return 2
