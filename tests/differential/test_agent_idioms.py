@@ -44,6 +44,9 @@ CASES: list[tuple[str, bytes]] = [
     ("kill -l | tail -2; trap -l | head -1", b""),
     ("while getopts ab:c o -ab1 -c; do echo $o $OPTARG; done", b""),
     ("getopts -x; echo $?; cd -LP /; pwd -LP; pwd -PL; pwd -x; echo $?", b""),
+    ("ls>/dev/null; cat </dev/null; hash; hash -l; hash -t ls cat; hash -t nosuch; echo $?;"
+     " hash -d ls; hash -t ls; echo $?; hash -p /x/y zz; hash -t zz; hash -r; hash; echo $?;"
+     " hash -d; echo $?", b""),
     ("kill -s; echo $?; kill -n 15; echo $?; kill -sTERM; echo $?; kill --; echo $?;"
      " kill -sTERM 99999; echo $?", b""),
     ("x=1; export -pn x; echo $?; shopt -pq extglob; echo $?; read -ers x <<< 'a\\b';"

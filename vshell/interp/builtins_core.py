@@ -1005,14 +1005,42 @@ def b_hash(sh: Shell, name: str, args: list[str]) -> int:
     def shown(path: str, name: str) -> str:
         return COMMAND_DIR + "/" + name if path == VSHELL_COMMAND else path
 
-    if args and args[0] == "-r":
+    try:
+        opts, args = parse_options(sh, "hash", args, "rp:dtl",
+                                   "hash [-lr] [-p pathname] [-dt] [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1]: v for f, v in opts}
+    if "r" in flags:
         table.clear()
-        args = args[1:]
         if not args:
             return 0
+    if "p" in flags:
+        for a in args:
+            table[a] = [flags["p"] or "", 0]
+        return 0
+    if ("d" in flags or "t" in flags) and not args:
+        sh.err(f"hash: -{'d' if 'd' in flags else 't'}: option requires an argument")
+        return 1
+    if "d" in flags or "t" in flags:
+        status = 0
+        for a in args:
+            if a not in table:
+                sh.err(f"hash: {a}: not found")
+                status = 1
+            elif "d" in flags:
+                del table[a]
+            else:
+                path = shown(table[a][0], a)
+                _out(sh, f"{a}\t{path}\n" if len(args) > 1 else path + "\n")
+        return status
+    if "l" in flags and not args:
+        for n, (path, _hits) in table.items():
+            _out(sh, f"builtin hash -p {shown(path, n)} {n}\n")
+        return 0
     if not args:
         if not table:
-            sh.write_err("hash: hash table empty\n")
+            _out(sh, "hash: hash table empty\n")  # bash 5.2 says it on stdout
             return 0
         _out(sh, "hits\tcommand\n")
         for n, (path, hits) in table.items():
