@@ -44,6 +44,8 @@ CASES: list[tuple[str, bytes]] = [
     ("kill -l | tail -2; trap -l | head -1", b""),
     ("while getopts ab:c o -ab1 -c; do echo $o $OPTARG; done", b""),
     ("getopts -x; echo $?; cd -LP /; pwd -LP; pwd -PL; pwd -x; echo $?", b""),
+    ("f(){ :; }; unset -fv f; type -t f; echo $?; x=1; unset -v x; echo ${x-gone}; unset -x;"
+     " echo $?; declare -n r=q; q=1; unset -n r; echo $q ${r-none}", b""),
     ("ls>/dev/null; cat </dev/null; hash; hash -l; hash -t ls cat; hash -t nosuch; echo $?;"
      " hash -d ls; hash -t ls; echo $?; hash -p /x/y zz; hash -t zz; hash -r; hash; echo $?;"
      " hash -d; echo $?", b""),

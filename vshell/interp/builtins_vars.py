@@ -123,19 +123,18 @@ def _show_options(sh: Shell, minus: bool) -> None:
 
 # --- unset ------------------------------------------------------------------------------------
 def b_unset(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp.builtin_opts import OptionError, parse_options
+
     st = sh.state
-    mode = ""
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        if args[0] == "--":
-            args = args[1:]
-            break
-        for c in args[0][1:]:
-            if c not in "fvn":
-                sh.err(f"unset: -{c}: invalid option")
-                sh.write_err("unset: usage: unset [-f] [-v] [-n] [name ...]\n")
-                return 2
-            mode = c
-        args = args[1:]
+    try:
+        opts, args = parse_options(sh, "unset", args, "fvn", "unset [-f] [-v] [-n] [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
+    if {"f", "v"} <= flags:
+        sh.err("unset: cannot simultaneously unset a function and a variable")
+        return 1
+    mode = "f" if "f" in flags else "n" if "n" in flags else "v" if "v" in flags else ""
     status = 0
     for a in args:
         if mode == "f":
