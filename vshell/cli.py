@@ -341,15 +341,17 @@ def _main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"vshell: {e}\n")
         return 2
     with sb:
-        if opts.command is None and opts.file is None:
+        if opts.command is not None:
+            sb.dash_c = True
+            status = _run_script(sb, opts.command, opts.args, None)
+        elif opts.file is not None:
+            status = _run_file(sb, opts.file, opts.args)
+        elif sys.stdin is not None and not sys.stdin.isatty():
+            status = _run_stdin_script(sb)
+        else:
             from vshell.repl import run_repl
 
             status = run_repl(sb, history_file=opts.history_file)
-        elif opts.command is not None:
-            sb.dash_c = True
-            status = _run_script(sb, opts.command, opts.args, None)
-        else:
-            status = _run_file(sb, opts.file, opts.args)
         if opts.overlay is None and any(m == "cow" for _, _, m in opts.mounts):
             # cow changes die with this process: say so
             from vshell.cli_review import discard_notice
@@ -453,6 +455,93 @@ def _run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped
     sb._state.positional = list(args)
     sb._state.main_file = path  # BASH_SOURCE's bottom entry, FUNCNAME's "main"
     return _run_script(sb, source, [], path)
+
+
+class _SignalWhileReading(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _read_script_line(stream) -> bytes:  # type: ignore[no-untyped-def]
+    """The next line of a piped script; SIGINT/SIGTERM while waiting for it end the shell."""
+    def on_signal(signum: int, frame: object) -> None:
+        raise _SignalWhileReading(signum)
+
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            old[sig] = signal.signal(sig, on_signal)
+        except ValueError:
+            pass
+    try:
+        return stream.readline()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _run_stdin_script(sb) -> int:  # type: ignore[no-untyped-def]
+    """A script piped to vshell runs as bash runs one: each complete command runs before the
+    next line is read, from the same stream its commands read (``read x`` takes the next
+    line); a syntax error ends the shell with 2, line numbers counting on; the EXIT trap
+    runs at the end.  Each command has its own --timeout, so a pipe may feed a session.
+    SIGINT stops the running command and the script goes on; SIGTERM ends it (143)."""
+    from vshell.command import CancelToken
+    from vshell.result import Outcome
+    from vshell.syntax import is_complete
+
+    stream = sys.stdin.buffer
+    out = _StdStream(sys.stdout.buffer)
+    err = _StdStream(sys.stderr.buffer)
+    sb._state.stdin_script = True  # the interpreter defers the EXIT trap, reports as -s
+    status, line_base, buf = 0, 0, ""
+
+    def run(script: str) -> tuple[int, bool]:
+        with _Signals() as sigs:
+            token = CancelToken()
+            sigs.token = token  # type: ignore[assignment]
+            armed = _arm_watchdog(sb.timeout)
+            try:
+                res = sb.exec(script, stdin=stream, stdout=out, stderr=err, cancel=token)
+            finally:
+                if armed:
+                    signal.alarm(0)
+        if res.truncated:
+            sys.stderr.write(f"vshell: output truncated at {sb.output_limit} bytes\n")
+        if sigs.received == signal.SIGTERM:
+            return 143, True
+        if sigs.received == signal.SIGINT or res.outcome is Outcome.CANCELED:
+            return 130, False
+        if res.outcome is Outcome.TIMED_OUT:
+            return 137, False
+        ended = res.outcome is Outcome.INVALID or bool(getattr(sb, "_exit_requested", False))
+        return res.exit_code, ended
+
+    try:
+        while True:
+            try:
+                line = _read_script_line(stream)
+            except _SignalWhileReading as e:
+                return 128 + e.signum
+            if line:
+                buf += line.decode("utf-8", "surrogateescape")
+                if not is_complete(buf):
+                    continue
+            if buf.strip():
+                # padded with the lines already run, so LINENO and messages count on
+                status, ended = run("\n" * line_base + buf)
+                if ended:
+                    return status
+            line_base += buf.count("\n")
+            buf = ""
+            if not line:
+                break
+        sb._state.stdin_script = False
+        sb._state.last_status = status
+        return run("")[0]
+    finally:
+        sb._state.stdin_script = None
 
 
 class _StdStream:

@@ -40,9 +40,10 @@ def test_piped_status_exit_and_syntax_error() -> None:
     assert (res.stdout, res.returncode) == (b"a\n", 1)
     res = run_piped("echo a\nexit 3\necho b\n")
     assert (res.stdout, res.returncode) == (b"a\n", 3)
+    # as bash runs a piped script: a syntax error ends it with 2, naming the line
     res = run_piped("echo a\necho )\necho b\n")
-    assert res.stdout == b"a\nb\n"
-    assert b"syntax error" in res.stderr
+    assert (res.stdout, res.returncode) == (b"a\n", 2)
+    assert b"line 2: syntax error" in res.stderr
     assert b"(exit code" not in res.stderr  # no tty, no decorations
 
 

@@ -58,6 +58,10 @@ def _scan(s: str, aliases: dict[str, str], out: list[str], subs: list[tuple[int,
             out.append(c)
             i += 1
             continue
+        if c == "\\" and s.startswith("\n", i + 1):  # a line continuation is a blank here
+            out.append("\\\n")
+            i += 2
+            continue
         if c == "\n":
             out.append(c)
             i += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vshell.interp.state import ShellError
+from vshell.interp.fatal import UnboundError
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
@@ -62,4 +62,4 @@ class ShellArithContext:
         if self.sh.state.lookup(name) is not None:
             return
         if self.sh.state.options.get("nounset"):
-            raise ShellError(f"{name}: unbound variable", status=1, fatal=True)
+            raise UnboundError(f"{name}: unbound variable")

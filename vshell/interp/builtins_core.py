@@ -9,10 +9,18 @@ import stat as _stat
 import time
 from typing import TYPE_CHECKING
 
+from vshell.interp.builtin_opts import OptionError, parse_options
 from vshell.interp.state import CallEntry, ShellError
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
+
+
+def _is_builtin(sh: Shell, name: str) -> bool:
+    """A builtin this shell has not turned off with ``enable -n``."""
+    from vshell.interp import builtins_registry
+
+    return builtins_registry.is_builtin(name, builtins_registry.disabled_in(sh.state))
 
 
 def _out(sh: Shell, text: str) -> None:
@@ -222,16 +230,13 @@ def _dotdot_prefixes_exist(sh: Shell, path: str) -> bool:
 
 
 def b_pwd(sh: Shell, name: str, args: list[str]) -> int:
+    try:
+        opts, _ = parse_options(sh, "pwd", args, "LP", "pwd [-LP]")
+    except OptionError as e:
+        return e.status
     physical = False
-    for a in args:
-        if a == "-P":
-            physical = True
-        elif a == "-L":
-            physical = False
-        elif a.startswith("-"):
-            sh.err(f"pwd: {a}: invalid option")
-            sh.write_err("pwd: usage: pwd [-LP]\n")
-            return 2
+    for flag, _value in opts:
+        physical = flag == "-P"  # the last of -L / -P wins
     cwd = sh.state.cwd
     if physical:
         try:
@@ -550,27 +555,15 @@ def b_exec(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_command(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp import builtins_registry
     from vshell.interp.simple import exec_argv
 
-    verbose = None
-    default_path = False
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        if args[0] == "--":
-            args = args[1:]
-            break
-        for c in args[0][1:]:
-            if c == "v":
-                verbose = "v"
-            elif c == "V":
-                verbose = "V"
-            elif c == "p":
-                default_path = True
-            else:
-                sh.err(f"command: -{c}: invalid option")
-                sh.write_err("command: usage: command [-pVv] command [arg ...]\n")
-                return 2
-        args = args[1:]
+    try:
+        opts, args = parse_options(sh, "command", args, "pVv", "command [-pVv] command [arg ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
+    verbose = "V" if "V" in flags else "v" if "v" in flags else None
+    default_path = "p" in flags
     if not args:
         return 0
     if verbose:
@@ -585,14 +578,14 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
         from vshell.interp.simple import resolve_command, run_script_file
 
         kind, path = resolve_command(sh, args[0], default_path=True)
-        if kind == "none" and not builtins_registry.is_builtin(args[0]):
-            sh.ctx.last_not_found = True
-            sh.err(f"{args[0]}: command not found")
-            return 127
-        if kind == "file" and not builtins_registry.is_builtin(args[0]):
+        if kind == "none" and not _is_builtin(sh, args[0]):
+            from vshell.interp.simple import not_found
+
+            return not_found(sh, args[0])
+        if kind == "file" and not _is_builtin(sh, args[0]):
             assert path is not None
             return run_script_file(sh, path, args[0], args[1:], sh.state.exported(), sh.fds)
-        if kind == "vshell" and not builtins_registry.is_builtin(args[0]):
+        if kind == "vshell" and not _is_builtin(sh, args[0]):
             cmd = sh.find_command(args[0])
             assert cmd is not None
             return sh.call(cmd, args[0], args[1:], sh.state.exported(), sh.fds)
@@ -600,7 +593,7 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
     name0 = args[0]
     fn = sh.state.functions.pop(name0, None)
     try:
-        if builtins_registry.is_builtin(name0) or sh.find_command(name0) is not None:
+        if _is_builtin(sh, name0) or sh.find_command(name0) is not None:
             return exec_argv(sh, args, {}, sh.fds)
         return exec_argv(sh, args, {}, sh.fds)
     finally:
@@ -613,7 +606,7 @@ def b_builtin(sh: Shell, name: str, args: list[str]) -> int:
 
     if not args:
         return 0
-    fn = builtins_registry.lookup(args[0])
+    fn = builtins_registry.lookup(args[0], builtins_registry.disabled_in(sh.state))
     if fn is None:
         sh.err(f"builtin: {args[0]}: not a shell builtin")
         return 1
@@ -621,6 +614,9 @@ def b_builtin(sh: Shell, name: str, args: list[str]) -> int:
 
 
 COMMAND_DIR = "/usr/bin"
+COMMAND_DIRS = frozenset(("/usr/bin", "/bin"))  # where a merged-/usr system has coreutils
+# builtins that also exist as programs there: `type -a echo` lists both, as bash does
+COREUTILS_TWINS = frozenset(("echo", "printf", "test", "[", "kill", "pwd", "true", "false"))
 
 KEYWORDS = frozenset(
     "if then else elif fi case esac for select while until do done in function time { } ! [[ ]] "
@@ -633,16 +629,19 @@ def path_matches(sh: Shell, name: str) -> list[str]:
     from vshell.interp.redirect import _abspath
 
     out: list[str] = []
+    own = sh.find_command(name) is not None or name in COREUTILS_TWINS
     for d in (sh.state.get("PATH") or "").split(":"):
         shown = (d or ".").rstrip("/") + "/" + name if d != "/" else "/" + name
         full = _abspath(sh, shown)
         try:
             info = sh.ctx.fs.stat(full)
         except OSError:
+            if own and full.rpartition("/")[0] in COMMAND_DIRS and shown not in out:
+                out.append(shown)  # vshell's own command, where bash finds coreutils
             continue
         if _stat.S_ISREG(info.st_mode) and info.st_mode & 0o111:
             out.append(shown)
-    if sh.find_command(name) is not None:
+    if own and not any(p.rpartition("/")[0] in COMMAND_DIRS for p in out):
         # vshell's own commands present themselves as bash sees coreutils: files on PATH
         out.append(COMMAND_DIR + "/" + name)
     return out
@@ -652,7 +651,6 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
               type_flag: bool = False, path_only: bool = False, force_path: bool = False,
               all_: bool = False) -> int:
     """What ``type`` / ``command -v`` say about ``word``; returns 0 when found."""
-    from vshell.interp import builtins_registry
 
     st = sh.state
     found = False
@@ -673,7 +671,7 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
             if not path_only:
                 say("keyword", f"{word} is a shell keyword", word)
             if not all_:
-                return 0 if not path_only else 1
+                return 0
         if allow_funcs and word in st.functions:
             found = True
             if not path_only:
@@ -682,21 +680,22 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
                 say("function", f"{word} is a function\n"
                     f"{print_function(word, st.functions[word])}", word)
             if not all_:
-                return 0 if not path_only else 1
-        if builtins_registry.is_builtin(word):
+                return 0
+        if _is_builtin(sh, word):
             found = True
             if not path_only:
                 say("builtin", f"{word} is a shell builtin", word)
             if not all_:
-                return 0 if not path_only else 1
+                return 0
     if "/" in word:
         paths = [word] if sh.ctx.fs.isfile(_abs(sh, word)) and sh.ctx.fs.access(
             _abs(sh, word), os.X_OK) else []
     else:
         paths = path_matches(sh, word)
+    hashed = word in st.__dict__.get("hash", {}) and not all_
     for p in paths if all_ else paths[:1]:
         found = True
-        say("file", f"{word} is {p}", p)
+        say("file", f"{word} is hashed ({p})" if hashed else f"{word} is {p}", p)
     return 0 if found else 1
 
 
@@ -707,21 +706,11 @@ def _abs(sh: Shell, p: str) -> str:
 
 
 def b_type(sh: Shell, name: str, args: list[str]) -> int:
-    flags: set[str] = set()
-    words: list[str] = []
-    for i, a in enumerate(args):
-        if a.startswith("-") and len(a) > 1 and not words:
-            if a == "--":
-                words.extend(args[i + 1 :])
-                break
-            for c in a[1:]:
-                if c not in "afptP":
-                    sh.err(f"type: -{c}: invalid option")
-                    sh.write_err("type: usage: type [-afptP] name [name ...]\n")
-                    return 2
-                flags.add(c)
-            continue
-        words.append(a)
+    try:
+        opts, words = parse_options(sh, "type", args, "afptP", "type [-afptP] name [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
     status = 0
     for w in words:
         rc = _describe(sh, w, short="p" in flags or "P" in flags, type_flag="t" in flags,
@@ -801,26 +790,49 @@ def _sig_name(spec: str) -> str | None:
     return None
 
 
+def signal_table() -> str:
+    """``kill -l`` / ``trap -l`` as bash prints them: five ``NN) SIGNAME`` a line."""
+    entries = [(i, s) for i, s in enumerate(SIGNALS) if i]
+    entries.append((34, "RTMIN"))
+    entries += [(34 + k, f"RTMIN+{k}") for k in range(1, 16)]
+    entries += [(64 - k, f"RTMAX-{k}") for k in range(14, 0, -1)]
+    entries.append((64, "RTMAX"))
+    out = []
+    for n, (num, sig) in enumerate(entries, 1):
+        out.append(f"{num:2d}) SIG{sig}" + ("\n" if n % 5 == 0 else "\t"))
+    return "".join(out) + ("" if len(entries) % 5 == 0 else "\n")
+
+
+def _trap_line(sig: str, handler: str) -> str:
+    q = handler.replace("'", "'\\''")
+    label = sig if sig in ("EXIT", "ERR", "DEBUG", "RETURN") else "SIG" + sig
+    return f"trap -- '{q}' {label}\n"
+
+
 def b_trap(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
-    if args and args[0] == "--":
-        args = args[1:]
-    if not args or args == ["-p"]:
-        for sig, handler in st.traps.items():
-            q = handler.replace("'", "'\\''")
-            label = sig if sig in ("EXIT", "ERR", "DEBUG", "RETURN") else "SIG" + sig
-            _out(sh, f"trap -- '{q}' {label}\n")
+    try:
+        opts, args = parse_options(sh, "trap", args, "lp", "trap [-lp] [[arg] signal_spec ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f for f, _ in opts}
+    if "-l" in flags:
+        _out(sh, signal_table())
         return 0
-    if args[0] == "-l":
-        _out(sh, " ".join(f"{i}) SIG{s}" for i, s in enumerate(SIGNALS) if i) + "\n")
-        return 0
-    if args[0] == "-p":
-        for spec in args[1:]:
+    if not args or "-p" in flags:
+        status = 0
+        if not args:
+            for sig, handler in st.traps.items():
+                _out(sh, _trap_line(sig, handler))
+            return 0
+        for spec in args:
             sig = _sig_name(spec)
-            if sig and sig in st.traps:
-                q = st.traps[sig].replace("'", "'\\''")
-                _out(sh, f"trap -- '{q}' {sig}\n")
-        return 0
+            if sig is None:
+                sh.err(f"trap: {spec}: invalid signal specification")
+                status = 1
+            elif sig in st.traps:
+                _out(sh, _trap_line(sig, st.traps[sig]))
+        return status
     if len(args) == 1 and _sig_name(args[0]) is None:
         sh.err(f"trap: {args[0]}: invalid signal specification")
         sh.write_err("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
@@ -838,6 +850,8 @@ def b_trap(sh: Shell, name: str, args: list[str]) -> int:
             sh.err(f"trap: {spec}: invalid signal specification")
             status = 1
             continue
+        if sig in getattr(st, "ignored_at_entry", ()) and "i" not in sh.extra_flags:
+            continue  # ignored when this shell started: it stays ignored
         if action == "-":
             st.traps.pop(sig, None)
         else:
@@ -917,10 +931,26 @@ IGNORED_BY_DEFAULT = frozenset(("CHLD", "CONT", "URG", "WINCH"))
 _TERMINATING = frozenset(SIGNALS[1:]) - IGNORED_BY_DEFAULT - {"STOP", "TSTP", "TTIN", "TTOU"}
 
 
+KILL_USAGE = ("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... "
+              "or kill -l [sigspec]\n")
+
+
 def b_kill(sh: Shell, name: str, args: list[str]) -> int:
-    if args and args[0] == "-l":
-        _out(sh, " ".join(SIGNALS[1:]) + "\n")
+    if not args or args == ["--"]:
+        sh.write_err(KILL_USAGE)
+        return 2
+    if args == ["-l"] or args == ["-L"]:
+        _out(sh, signal_table())
         return 0
+    if args[0] in ("-s", "-n") and len(args) == 1:
+        sh.err(f"kill: {args[0]}: option requires an argument")
+        return 1
+    if args[0].startswith(("-s", "-n")) and len(args[0]) > 2 and not args[0][1:].isupper():
+        args = [args[0][:2], args[0][2:], *args[1:]]  # -sTERM: grouped, as bash's getopt
+    if len(args) == 2 and args[0] in ("-s", "-n") or (
+            len(args) == 1 and args[0].startswith("-") and args[0] != "--"):
+        sh.write_err(KILL_USAGE)  # a signal but no pid
+        return 2
     sig = "TERM"
     if args and args[0] in ("-s", "-n") and len(args) > 1:
         spec, args = args[1], args[2:]
@@ -975,14 +1005,42 @@ def b_hash(sh: Shell, name: str, args: list[str]) -> int:
     def shown(path: str, name: str) -> str:
         return COMMAND_DIR + "/" + name if path == VSHELL_COMMAND else path
 
-    if args and args[0] == "-r":
+    try:
+        opts, args = parse_options(sh, "hash", args, "rp:dtl",
+                                   "hash [-lr] [-p pathname] [-dt] [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1]: v for f, v in opts}
+    if "r" in flags:
         table.clear()
-        args = args[1:]
         if not args:
             return 0
+    if "p" in flags:
+        for a in args:
+            table[a] = [flags["p"] or "", 0]
+        return 0
+    if ("d" in flags or "t" in flags) and not args:
+        sh.err(f"hash: -{'d' if 'd' in flags else 't'}: option requires an argument")
+        return 1
+    if "d" in flags or "t" in flags:
+        status = 0
+        for a in args:
+            if a not in table:
+                sh.err(f"hash: {a}: not found")
+                status = 1
+            elif "d" in flags:
+                del table[a]
+            else:
+                path = shown(table[a][0], a)
+                _out(sh, f"{a}\t{path}\n" if len(args) > 1 else path + "\n")
+        return status
+    if "l" in flags and not args:
+        for n, (path, _hits) in table.items():
+            _out(sh, f"builtin hash -p {shown(path, n)} {n}\n")
+        return 0
     if not args:
         if not table:
-            sh.write_err("hash: hash table empty\n")
+            _out(sh, "hash: hash table empty\n")  # bash 5.2 says it on stdout
             return 0
         _out(sh, "hits\tcommand\n")
         for n, (path, hits) in table.items():
@@ -992,9 +1050,8 @@ def b_hash(sh: Shell, name: str, args: list[str]) -> int:
     for a in args:
         if a.startswith("-"):
             continue
-        from vshell.interp import builtins_registry
 
-        if builtins_registry.is_builtin(a) or a in sh.state.functions:
+        if _is_builtin(sh, a) or a in sh.state.functions:
             continue
         kind, _ = resolve_command(sh, a)
         if kind == "none":
@@ -1089,20 +1146,43 @@ def b_caller(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_help(sh: Shell, name: str, args: list[str]) -> int:
+    """``help [-dms] [pattern ...]`` with bash's text for the builtins vshell has."""
+    from fnmatch import fnmatchcase
+
     from vshell import builtins
     from vshell.interp import builtins_registry
+    from vshell.interp.help_text import HELP
 
-    topics = [a for a in args if not a.startswith("-")]
+    try:
+        opts, topics = parse_options(sh, "help", args, "dms", "help [-dms] [pattern ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
     if not topics:
-        _out(sh, "vshell: a bash-compatible virtual shell. Shell builtins:\n")
+        _out(sh, "vshell: a bash-compatible virtual shell. Shell builtins "
+                 "(`help NAME' for one):\n")
         _out(sh, " ".join(builtins_registry.names()) + "\n")
         return 0
     status = 0
     for t in topics:
-        if builtins_registry.is_builtin(t):
-            _out(sh, f"{t}: {t} [arg ...]\n    Shell builtin; see the bash manual.\n")
+        glob = any(c in t for c in "*?[")
+        # bash matches a topic as a pattern, or as the start of builtin names
+        hits = [t] if t in HELP and not glob else sorted(
+            n for n in HELP if (fnmatchcase(n, t) if glob else n.startswith(t)))
+        if hits and glob and not flags:
+            _out(sh, f"Shell commands matching keyword `{t}'\n\n")
+        if hits:
+            for n in hits:
+                text = HELP[n]
+                synopsis, _, rest = text.partition("\n")
+                if "s" in flags:
+                    _out(sh, synopsis + "\n")
+                elif "d" in flags:
+                    _out(sh, f"{n} - {rest.partition(chr(10))[0].strip()}\n")
+                else:
+                    _out(sh, text)
         elif builtins.lookup(t) is not None:
-            _out(sh, f"{t}: run `{t} --help' for its options.\n")
+            _out(sh, f"{t}: a vshell command: run `{t} --help' for its options.\n")
         else:
             sh.err(f"help: no help topics match `{t}'.  Try `help help' or `man -k {t}' "
                    f"or `info {t}'.")
@@ -1110,79 +1190,177 @@ def b_help(sh: Shell, name: str, args: list[str]) -> int:
     return status
 
 
+# builtins that take --help as an ordinary argument, as in bash
+NO_HELP_OPTION = frozenset(("echo", "test", "[", "true", "false", ":", "exec"))
+
+
+def builtin_help_option(sh: Shell, name: str, args: list[str]) -> int | None:
+    """``cd --help``: bash prints the builtin's help and returns 2; None when not asked."""
+    if not args or args[0] != "--help" or name in NO_HELP_OPTION:
+        return None
+    from vshell.interp.help_text import HELP
+
+    text = HELP.get(name)
+    if text is None:
+        return None
+    _out(sh, text)
+    return 2
+
+
 def b_enable(sh: Shell, name: str, args: list[str]) -> int:
+    """``enable [-n] [name ...]``: turns builtins off and on in this shell only."""
     from vshell.interp import builtins_registry
 
-    if not args:
+    try:
+        opts, names = parse_options(sh, "enable", args, "apnsfd:",
+                                    "enable [-a] [-dnps] [-f filename] [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
+    if "f" in flags or "d" in flags:
+        sh.err("enable: cannot load or delete builtins: vshell has no loadable builtins")
+        return 1
+    disabled = builtins_registry.disabled_in(sh.state)
+    if not names:
         for b in builtins_registry.names():
-            _out(sh, f"enable {b}\n")
+            off = b in disabled
+            if "a" in flags or ("n" in flags) == off:
+                _out(sh, f"enable {'-n ' if off else ''}{b}\n")
         return 0
-    if args[0] == "-n":
-        builtins_registry.disabled.update(args[1:])
-    else:
-        builtins_registry.disabled.difference_update(args)
-    return 0
+    status = 0
+    for b in names:
+        if b not in builtins_registry.TABLE:
+            sh.err(f"enable: {b}: not a shell builtin")
+            status = 1
+    known = {b for b in names if b in builtins_registry.TABLE}
+    sh.state.disabled_builtins = disabled | known if "n" in flags else disabled - known
+    return status
 
 
-_ULIMITS = {"c": "core file size", "d": "data seg size", "e": "scheduling priority",
-            "f": "file size", "i": "pending signals", "l": "max locked memory",
-            "m": "max memory size", "n": "open files", "p": "pipe size",
-            "q": "POSIX message queues", "r": "real-time priority", "s": "stack size",
-            "t": "cpu time", "u": "max user processes", "v": "virtual memory",
-            "x": "file locks", "R": "real-time non-blocking time"}
+# bash's table: option -> (description, unit, soft, hard); the values a fresh Linux shell has
+_ULIMITS: dict[str, tuple[str, str, str, str]] = {
+    "R": ("real-time non-blocking time", "microseconds", "unlimited", "unlimited"),
+    "c": ("core file size", "blocks", "0", "unlimited"),
+    "d": ("data seg size", "kbytes", "unlimited", "unlimited"),
+    "e": ("scheduling priority", "", "0", "0"),
+    "f": ("file size", "blocks", "unlimited", "unlimited"),
+    "i": ("pending signals", "", "63704", "63704"),
+    "l": ("max locked memory", "kbytes", "8192", "8192"),
+    "m": ("max memory size", "kbytes", "unlimited", "unlimited"),
+    "n": ("open files", "", "1024", "1048576"),
+    "p": ("pipe size", "512 bytes", "8", "8"),
+    "q": ("POSIX message queues", "bytes", "819200", "819200"),
+    "r": ("real-time priority", "", "0", "0"),
+    "s": ("stack size", "kbytes", "8192", "unlimited"),
+    "t": ("cpu time", "seconds", "unlimited", "unlimited"),
+    "u": ("max user processes", "", "63704", "63704"),
+    "v": ("virtual memory", "kbytes", "unlimited", "unlimited"),
+    "x": ("file locks", "", "unlimited", "unlimited"),
+}
+_ULIMIT_SCALE = {"c": 512, "d": 1024, "f": 512, "l": 1024, "m": 1024, "p": 512, "s": 1024,
+                 "v": 1024, "R": 1, "q": 1, "t": 1}
+_RLIM_MAX = (1 << 63) - 1
+
+
+def _limit_le(a: str, b: str) -> bool:
+    return b == "unlimited" or (a != "unlimited" and int(a) <= int(b))
 
 
 def b_ulimit(sh: Shell, name: str, args: list[str]) -> int:
-    """Resource limits as numbers the shell keeps: vshell has no processes to limit."""
+    """Resource limits as numbers the shell keeps (vshell has no processes to limit), parsed
+    as bash does: each resource option takes the next word as its value unless that word is
+    an option; ``-S``/``-H`` choose the soft or hard limit; a hard one is never raised."""
     st = sh.state
     limits: dict[tuple[str, str], str] = getattr(st, "ulimits", None) or {}
     st.ulimits = limits  # type: ignore[attr-defined]
-    which = "SH"
-    res: list[str] = []
-    value: str | None = None
+    usage = "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]"
+
+    def current(kind: str, c: str) -> str:
+        soft, hard = _ULIMITS[c][2:]
+        return limits.get((kind, c), soft if kind == "S" else hard)
+
+    which = ""
     show_all = False
-    for a in args:
-        if a.startswith("-") and len(a) > 1 and not a[1:].isdigit():
-            for c in a[1:]:
-                if c in "SH":
-                    which = c
-                elif c == "a":
-                    show_all = True
-                elif c in _ULIMITS:
-                    res.append(c)
-                else:
-                    sh.err(f"ulimit: -{c}: invalid option")
-                    sh.write_err("ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]\n")
-                    return 2
+    commands: list[tuple[str, str | None]] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            break
+        if not (a.startswith("-") and len(a) > 1):
+            i -= 1
+            break
+        for k, c in enumerate(a[1:]):
+            if c in "SH":
+                which = which + c if c not in which else which
+            elif c == "a":
+                show_all = True
+            elif c in _ULIMITS:
+                value = None
+                if k == len(a) - 2 and i < len(args) and not args[i].startswith("-"):
+                    value = args[i]
+                    i += 1
+                commands.append((c, value))
+            else:
+                sh.err(f"ulimit: -{c}: invalid option")
+                sh.write_err(f"ulimit: usage: {usage}\n")
+                return 2
+    rest = args[i:]
+    if rest:
+        if len(rest) > 1 or (commands and commands[-1][1] is not None):
+            sh.err("ulimit: too many arguments")
+            return 2
+        if commands:
+            commands[-1] = (commands[-1][0], rest[0])
         else:
-            value = a
+            commands.append(("f", rest[0]))
+    kind_shown = "H" if which == "H" else "S"
+    labelled = show_all or len(commands) > 1
+
+    def show(c: str) -> None:
+        desc, unit = _ULIMITS[c][:2]
+        label = f"({unit}, -{c}) " if unit else f"(-{c}) "
+        _out(sh, (f"{desc:<20} {label:>20}" if labelled else "") + current(kind_shown, c) + "\n")
+
     if show_all:
-        for c, desc in sorted(_ULIMITS.items(), key=lambda kv: kv[1]):
-            cur = limits.get(("S", c), "unlimited")
-            _out(sh, f"{desc + ' ':<25}(-{c}) {cur}\n")
-        return 0
-    if len(res) > 1 and value is not None:
-        sh.err("ulimit: too many arguments")
-        return 2
-    res = res or ["f"]
-    if value is None:
-        for c in res:
-            kind = "H" if which == "H" else "S"
-            _out(sh, limits.get((kind, c), "unlimited") + "\n")
-        return 0
-    if value != "unlimited":
-        try:
-            n = int(value)
-        except ValueError:
+        for c in _ULIMITS:
+            show(c)
+    if not commands and not show_all:
+        commands.append(("f", None))
+    status = 0
+    for c, value in commands:
+        if value is None:
+            if not show_all:  # -a already listed it
+                show(c)
+            continue
+        desc = _ULIMITS[c][0]
+        if value in ("hard", "soft", "unlimited"):
+            new = current("H" if value == "hard" else "S", c) if value != "unlimited" \
+                else "unlimited"
+        elif value.isdigit():
+            if int(value) * _ULIMIT_SCALE.get(c, 1) > _RLIM_MAX:
+                sh.err(f"ulimit: {value}: limit out of range")
+                status = 1
+                continue
+            new = str(int(value))
+        else:
             sh.err(f"ulimit: {value}: invalid number")
-            return 1
-        if n < 0:
-            sh.err(f"ulimit: {value}: invalid number")
-            return 1
-    for c in res:
-        for kind in ("S", "H") if which == "SH" else (which,):
-            limits[(kind, c)] = value
-    return 0
+            status = 1
+            continue
+        kinds = ("S", "H") if which in ("", "SH", "HS") else (which,)
+        hard = new if "H" in kinds else current("H", c)
+        if "H" in kinds and not _limit_le(new, current("H", c)):
+            sh.err(f"ulimit: {desc}: cannot modify limit: Operation not permitted")
+            status = 1
+            continue
+        if "S" in kinds and not _limit_le(new, hard):
+            sh.err(f"ulimit: {desc}: cannot modify limit: Invalid argument")
+            status = 1
+            continue
+        for kind in kinds:
+            limits[(kind, c)] = new
+    return status
 
 
 def b_history(sh: Shell, name: str, args: list[str]) -> int:

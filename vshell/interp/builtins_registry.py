@@ -73,20 +73,23 @@ SPECIAL = frozenset(
     ": . break continue eval exec exit export readonly return set shift trap unset source".split()
 )
 
-_cache: dict[str, Callable[..., int]] = {}
-disabled: set[str] = set()
+_cache: dict[str, Callable[..., int]] = {}  # the functions, imported once (no session state)
+NONE_DISABLED: frozenset[str] = frozenset()
 
 
 def names() -> list[str]:
     return sorted(TABLE)
 
 
-def lookup(name: str) -> Callable[..., int] | None:
+def lookup(name: str, disabled: frozenset[str] = NONE_DISABLED) -> Callable[..., int] | None:
+    """The builtin ``name``; ``disabled`` is the session's ``enable -n`` set."""
+    if name in disabled:
+        return None
     fn = _cache.get(name)
     if fn is not None:
-        return fn if name not in disabled else None
+        return fn
     target = TABLE.get(name)
-    if target is None or name in disabled:
+    if target is None:
         return None
     mod, _, attr = target.partition(":")
     fn = getattr(importlib.import_module(_M + mod), attr)
@@ -94,8 +97,14 @@ def lookup(name: str) -> Callable[..., int] | None:
     return fn
 
 
-def is_builtin(name: str) -> bool:
+def is_builtin(name: str, disabled: frozenset[str] = NONE_DISABLED) -> bool:
     return name in TABLE and name not in disabled
+
+
+def disabled_in(state: Any) -> frozenset[str]:
+    """The builtins ``enable -n`` turned off in this shell (its state, so one Sandbox, or a
+    subshell, never affects another)."""
+    return getattr(state, "disabled_builtins", NONE_DISABLED)
 
 
 Builtin = Callable[[Any, str, list[str]], int]

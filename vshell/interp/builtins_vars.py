@@ -82,30 +82,28 @@ def b_set(sh: Shell, name: str, args: list[str]) -> int:
             continue
         if a and a[0] in "-+" and len(a) > 1:
             on = a[0] == "-"
-            if a[1:] == "o":
-                if i + 1 >= len(args):
-                    _show_options(sh, on)
-                    return 0
-                opt = args[i + 1]
-                if opt not in SET_OPTIONS:
-                    sh.err(f"set: {opt}: invalid option name")
-                    return 1
-                st.options[opt] = on
-                if on and opt in ("vi", "emacs"):
-                    st.options["emacs" if opt == "vi" else "vi"] = False
-                i += 2
-                continue
+            i += 1
             for c in a[1:]:
+                if c == "o":  # each o of a group takes the next word: set -euo pipefail
+                    if i >= len(args):
+                        _show_options(sh, on)
+                        continue
+                    opt = args[i]
+                    i += 1
+                    if opt not in SET_OPTIONS:
+                        sh.err(f"set: {opt}: invalid option name")
+                        return 2
+                    st.options[opt] = on
+                    if on and opt in ("vi", "emacs"):
+                        st.options["emacs" if opt == "vi" else "vi"] = False
+                    continue
                 opt = FLAG_TO_OPTION.get(c)
                 if opt is None:
-                    if c == "o":
-                        continue
                     sh.err(f"set: {a[0]}{c}: invalid option")
                     sh.write_err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] "
                                  "[--] [-] [arg ...]\n")
                     return 2
                 st.options[opt] = on
-            i += 1
             continue
         st.positional = list(args[i:])
         if st.frames:
@@ -125,19 +123,18 @@ def _show_options(sh: Shell, minus: bool) -> None:
 
 # --- unset ------------------------------------------------------------------------------------
 def b_unset(sh: Shell, name: str, args: list[str]) -> int:
+    from vshell.interp.builtin_opts import OptionError, parse_options
+
     st = sh.state
-    mode = ""
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        if args[0] == "--":
-            args = args[1:]
-            break
-        for c in args[0][1:]:
-            if c not in "fvn":
-                sh.err(f"unset: -{c}: invalid option")
-                sh.write_err("unset: usage: unset [-f] [-v] [-n] [name ...]\n")
-                return 2
-            mode = c
-        args = args[1:]
+    try:
+        opts, args = parse_options(sh, "unset", args, "fvn", "unset [-f] [-v] [-n] [name ...]")
+    except OptionError as e:
+        return e.status
+    flags = {f[1] for f, _ in opts}
+    if {"f", "v"} <= flags:
+        sh.err("unset: cannot simultaneously unset a function and a variable")
+        return 1
+    mode = "f" if "f" in flags else "n" if "n" in flags else "v" if "v" in flags else ""
     status = 0
     for a in args:
         if mode == "f":
@@ -628,6 +625,12 @@ def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_getopts(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
+    if args and args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":
+        sh.err(f"getopts: {args[0][:2]}: invalid option")
+        sh.write_err("getopts: usage: getopts optstring name [arg ...]\n")
+        return 2
+    if args and args[0] == "--":
+        args = args[1:]
     if len(args) < 2:
         sh.write_err("getopts: usage: getopts optstring name [arg ...]\n")
         return 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vshell.interp import builtins_registry, redirect
+from vshell.interp import builtins_registry, fdscope, redirect
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -27,11 +27,12 @@ def run(sh: Shell, cmd: ast.Command) -> int:
     if not redirects:
         return _dispatch(sh, cmd)
     opened: list = []
+    start = fdscope.mark(sh)  # before the redirections: a {fd}> one stays open after
     try:
         fds = redirect.apply(sh, redirects, sh.fds, opened)
     except ShellError as e:
+        sh.err(e.message, redirect.partial_fds(e))
         redirect.close_all(opened)
-        sh.err(e.message)
         sh.maybe_errexit(1)  # the compound never ran, so nothing inside checked
         return 1
     saved = sh.fds
@@ -39,7 +40,7 @@ def run(sh: Shell, cmd: ast.Command) -> int:
     try:
         return _dispatch(sh, cmd)
     finally:
-        sh.fds = saved
+        sh.fds = fdscope.restore(sh, saved, fds, start)
         redirect.close_all(opened)
 
 
@@ -164,6 +165,8 @@ def _for(sh: Shell, cmd: ast.For) -> int:
             st.lineno = cmd.line
             if st.traps:
                 sh.debug_trap()
+            if st.options.get("xtrace"):
+                _trace_header(sh, "for", cmd.var, cmd.words)
             st.set(cmd.var, item)
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
@@ -174,11 +177,19 @@ def _for(sh: Shell, cmd: ast.For) -> int:
     return status
 
 
-def _arith_eval(sh: Shell, text: str) -> int:
+def _trace_header(sh: Shell, keyword: str, var: str, words: list[ast.Word] | None) -> None:
+    """``+ for x in a "$b"``: bash traces a for/select header as written, unexpanded."""
+    tail = ' in "$@"' if words is None else " in " + " ".join(w.raw for w in words)
+    sh.write_err(f"{sh.xtrace_prefix()}{keyword} {var}{tail}\n")
+
+
+def _arith_eval(sh: Shell, text: str, trace: bool = False) -> int:
     if not text.strip():
         return 1
     if sh.state.traps:
         sh.debug_trap()
+    if trace and sh.state.options.get("xtrace"):  # a for (( )) part: as bash shows it
+        sh.write_err(f"{sh.xtrace_prefix()}(( {sh.expander.arith_text(text).lstrip()} ))\n")
     sh._in_arith_command = True
     try:
         return sh.arith(sh.expander.arith_text(text), text)
@@ -192,11 +203,11 @@ def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
     try:
         sh.state.lineno = cmd.line
         if cmd.init.strip():
-            _arith_eval(sh, cmd.init)
+            _arith_eval(sh, cmd.init, trace=True)
         while True:
             sh.check()
             sh.state.lineno = cmd.line
-            if cmd.cond.strip() and _arith_eval(sh, cmd.cond) == 0:
+            if cmd.cond.strip() and _arith_eval(sh, cmd.cond, trace=True) == 0:
                 break
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
@@ -204,7 +215,7 @@ def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
                 break
             if cmd.step.strip():
                 sh.state.lineno = cmd.line
-                _arith_eval(sh, cmd.step)
+                _arith_eval(sh, cmd.step, trace=True)
     except ShellError as e:
         sh.err(e.message)
         return 1
@@ -221,19 +232,27 @@ def _select(sh: Shell, cmd: ast.Select) -> int:
         return 0
     status = 0
     sh.loop_depth += 1
+    show_menu = True
     try:
         while True:
             sh.check()
-            menu = "".join(f"{i + 1}) {it}\n" for i, it in enumerate(items))
-            sh.write_err(menu)
+            if st.options.get("xtrace"):
+                _trace_header(sh, "select", cmd.var, cmd.words)
+            if show_menu:  # at first, and again after an empty answer (bash)
+                sh.write_err("".join(f"{i + 1}) {it}\n" for i, it in enumerate(items)))
             ps3 = st.get("PS3")
             sh.write_err("#? " if ps3 is None else ps3)
             stdin = sh.fds.get(0)
             line = stdin.readline() if stdin is not None else b""
-            if not line:
+            if not line:  # end of input: a newline, and the loop fails
+                sh.write_out(b"\n")
+                status = 1
                 break
             reply = line.decode("utf-8", "surrogateescape").rstrip("\n")
             st.set("REPLY", reply)
+            show_menu = reply == ""
+            if show_menu:
+                continue
             choice = reply.strip()
             st.set(cmd.var, items[int(choice) - 1] if choice.isdigit()
                    and 0 < int(choice) <= len(items) else "")
@@ -253,6 +272,8 @@ def _case(sh: Shell, cmd: ast.Case) -> int:
     st.lineno = cmd.line
     if st.traps:
         sh.debug_trap()
+    if st.options.get("xtrace"):
+        sh.write_err(f"{sh.xtrace_prefix()}case {cmd.word.raw} in\n")
     word = sh.expander.word(cmd.word.raw)
     nocase = st.shopt.get("nocasematch", False)
     status = 0
@@ -287,7 +308,7 @@ def _arith_cmd(sh: Shell, cmd: ast.ArithCommand) -> int:
     st = sh.state
     st.lineno = cmd.line
     if st.options.get("xtrace"):
-        sh.write_err(f"{sh.xtrace_prefix()}(({sh.expander.arith_text(cmd.expr)}))\n")
+        sh.write_err(f"{sh.xtrace_prefix()}(( {sh.expander.arith_text(cmd.expr)} ))\n")
     if not cmd.expr.strip():  # "(( ))" is false (an empty for-loop condition is true)
         return 1
     try:
@@ -305,8 +326,6 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
     st.lineno = cmd.line
     if st.traps:
         sh.debug_trap()
-    if st.options.get("xtrace"):
-        sh.write_err(f"{sh.xtrace_prefix()}[[ {' '.join(w.raw for w in cmd.words)} ]]\n")
     try:
         return eval_dbracket(sh, [w.raw for w in cmd.words])
     except ShellError as e:
@@ -314,15 +333,67 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
             sh.err(e.message)
         if e.fatal or e.status == 2:
             # bash finds these when it parses the line: the script ends with status 2
+            from vshell.interp.fatal import exit_status
             from vshell.interp.shell import ExitShell
 
-            raise ExitShell(2 if e.status == 2 else e.status) from None
+            raise ExitShell(2 if e.status == 2 else exit_status(sh, e)) from None
         return e.status or 2
 
 
 def _coproc(sh: Shell, cmd: ast.Coproc) -> int:
-    sh.err("coproc: not supported")
-    return 1
+    """``coproc [NAME] command``: the command runs in the background on two pipes; NAME[0]
+    reads its output, NAME[1] writes its input, NAME_PID is its pid (``wait`` takes it)."""
+    import re
+    import threading
+
+    from vshell.interp import io as sio
+    from vshell.interp.shell import AbortLine, ExitShell, Job
+
+    name = cmd.name or "COPROC"
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        sh.err(f"`{name}': not a valid identifier")
+        return 1
+    to_cop, from_cop = sio.Pipe(sh.ctx.cancel), sio.Pipe(sh.ctx.cancel)
+    sub = sh.child()
+    sub.fds[0] = to_cop.reader
+    sub.fds[1] = from_cop.writer
+    read_fd = _free_fd(sh, 63)
+    sh.fds[read_fd] = from_cop.reader
+    write_fd = _free_fd(sh, 60)
+    sh.fds[write_fd] = to_cop.writer
+    pid = next(sh.ctx.pids)
+    job = Job(pid, threading.Thread(daemon=True))
+
+    def body() -> None:
+        try:
+            job.status = sub.run_command(cmd.body)
+        except (ExitShell, AbortLine) as e:
+            job.status = e.status
+        except ShellError as e:
+            sub.err(e.message)
+            job.status = e.status
+        except BaseException:  # noqa: BLE001 - a coprocess must never kill the run
+            job.status = 1
+        finally:
+            from_cop.writer.close()
+            to_cop.reader.close()
+
+    job.thread = threading.Thread(target=body, daemon=True, name=f"vshell-coproc-{pid}")
+    with sh.ctx.lock:
+        sh.ctx.jobs[pid] = job
+    st = sh.state
+    st.set_array(name, {0: str(read_fd), 1: str(write_fd)})
+    st.set(f"{name}_PID", str(pid))
+    st.last_bg_pid = pid
+    job.thread.start()
+    return 0
+
+
+def _free_fd(sh: Shell, top: int) -> int:
+    fd = top
+    while fd in sh.fds and fd > 10:
+        fd -= 1
+    return fd
 
 
 _TABLE = {

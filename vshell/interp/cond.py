@@ -288,6 +288,21 @@ def builtin_test(sh: Shell, name: str, args: list[str]) -> int:
 
 
 # --- [[ ]] ------------------------------------------------------------------------------------
+def _shown_pattern(sh: Shell, raw: str) -> str:
+    """A ``[[ == ]]`` pattern as ``set -x`` shows it: every quoted character escaped."""
+    from vshell.interp.expand import BREAK, QUO, _lex_word
+
+    out = []
+    for seg in sh.expander.parts(_lex_word(raw), quoted=False):
+        if seg is BREAK:
+            out.append(" ")
+        elif seg[1] == QUO:
+            out.append("".join("\\" + c for c in seg[0]))
+        else:
+            out.append(seg[0])
+    return "".join(out)
+
+
 class _DParser:
     def __init__(self, sh: Shell, words: list[str]) -> None:
         self.sh = sh
@@ -356,8 +371,21 @@ class _DParser:
     def not_(self) -> bool:
         if self.peek() == "!":
             self.i += 1
-            return not self.not_()
+            self.negations += 1
+            try:
+                return not self.not_()
+            finally:
+                self.negations -= 1
         return self.primary()
+
+    negations = 0
+
+    def trace(self, *shown: str) -> None:
+        """``set -x``: bash traces each test it evaluates, operands expanded."""
+        sh = self.sh
+        if sh.state.options.get("xtrace"):
+            words = ["!"] * self.negations + list(shown)
+            sh.write_err(f"{sh.xtrace_prefix()}[[ {' '.join(words)} ]]\n")
 
     def primary(self) -> bool:
         sh = self.sh
@@ -375,7 +403,9 @@ class _DParser:
         nxt = self.w[self.i + 1] if self.i + 1 < len(self.w) else None
         if t in UNARY and nxt is not None and nxt not in ("&&", "||", ")"):
             self.i += 2
-            return unary(sh, t, ex.word(nxt))
+            arg = ex.word(nxt)
+            self.trace(t, arg)
+            return unary(sh, t, arg)
         if nxt in BINARY or nxt == "=~":
             if self.i + 2 >= len(self.w):
                 raise ShellError(f"unexpected argument `{nxt}' to conditional binary operator",
@@ -388,14 +418,21 @@ class _DParser:
                 from vshell.interp import pattern as P
 
                 pat = ex.pattern(rhs)
+                if sh.state.options.get("xtrace"):
+                    self.trace(left, op, _shown_pattern(sh, rhs))
                 hit = P.match(pat, left, extglob=True,
                               nocase=sh.state.shopt.get("nocasematch", False))
                 return hit if op != "!=" else not hit
             if op == "=~":
+                self.trace(left, op, ex.word(rhs))
                 return self._regex(left, rhs)
-            return binary(sh, op, left, ex.word(rhs), dbracket=True)
+            right = ex.word(rhs)
+            self.trace(left, op, right)
+            return binary(sh, op, left, right, dbracket=True)
         self.i += 1
-        return ex.word(t) != ""
+        value = ex.word(t)
+        self.trace("-n", value)
+        return value != ""
 
     def _regex(self, left: str, rhs_raw: str) -> bool:
         """``[[ left =~ ERE ]]``: glibc's ERE on RE2 (leftmost-longest, as bash sees it)."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from vshell.interp import limits
 from vshell.interp.assoc_order import bash_order
+from vshell.interp.fatal import UnboundError
 from vshell.interp.state import ShellError
 from vshell.syntax import words as W
 
@@ -49,6 +50,20 @@ def _lex_word(raw: str, **kw: bool) -> list[W.Part]:
         return W.lex_word(raw, **kw)
     except W.BadSubst as e:
         raise ExpansionError(str(e), status=1, abort_line=True) from None  # as bash does
+
+
+def _towcase(text: str, upper: bool) -> str:
+    """Case conversion a character at a time, as bash's towupper: a character whose case
+    mapping is several characters (``ß`` -> ``SS``) stays as it is."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        mapped = ch.upper() if upper else ch.lower()
+        if len(mapped) > 1:  # İ -> i + combining dot: the base letter, as glibc maps it
+            mapped = mapped[0] if all(unicodedata.combining(c) for c in mapped[1:]) else ch
+        out.append(mapped)
+    return "".join(out)
 
 
 def escape_glob(text: str) -> str:
@@ -406,6 +421,9 @@ class Expander:
     def param(self, p: W.Param, quoted: bool) -> list[Seg | None]:
         st = self.sh.state
         kind = QUO if quoted else EXP
+        if p.index == "" and p.raw.startswith("${"):
+            # `${a[]}`: bash's bad substitution, which abandons the line
+            raise ExpansionError(f"{p.raw}: bad substitution", status=1, abort_line=True)
         if p.prefix == "#":
             return [(self._length(p), kind)]
         if p.prefix == "!":
@@ -464,7 +482,7 @@ class Expander:
             if not msg:
                 msg = "parameter null or not set" if op == ":?" else "parameter not set"
             label = p.name if p.index is None else f"{p.name}[{p.index}]"
-            raise ShellError(f"{label}: {msg}", status=1, fatal=True)
+            raise UnboundError(f"{label}: {msg}")
         if value is None or (is_list and not value):
             if st.options.get("nounset") and not is_list and op not in ("@Q",):
                 self._unbound(p)
@@ -575,7 +593,7 @@ class Expander:
         label = p.name
         if p.index is not None:
             label = f"{p.name}[{p.index}]"
-        raise ShellError(f"{label}: unbound variable", status=1, fatal=True)
+        raise UnboundError(f"{label}: unbound variable")
 
     def _length(self, p: W.Param) -> str:
         st = self.sh.state
@@ -598,7 +616,7 @@ class Expander:
         if p.op in ("names@", "names*"):
             names = [n for n in st.all_names() if n.startswith(p.name)]
             return self._emit(names, True, p.op == "names*", quoted)
-        if p.index in ("@", "*"):
+        if p.index in ("@", "*") and p.op is None:  # with an operator: indirection (bash)
             v = st.lookup(st.resolve_name(p.name))
             keys: list[str] = []
             if v is not None:
@@ -617,7 +635,7 @@ class Expander:
             if st.options.get("nounset"):
                 self._unbound(p)
             if p.op is None:
-                raise ExpansionError(f"{p.name}: invalid indirect expansion")
+                raise ExpansionError(f"{p.name}: invalid indirect expansion", abort_line=True)
             target = ""
         if isinstance(target, list):
             target = " ".join(target)
@@ -626,8 +644,8 @@ class Expander:
                 if p.op is not None:
                     return self.param(W.Param("__vshell_empty__", op=p.op, arg=p.arg,
                                               arg2=p.arg2, raw=p.raw), quoted)
-                raise ExpansionError(f"{p.name}: invalid indirect expansion")
-            raise ExpansionError(f"{target}: invalid variable name")
+                raise ExpansionError(f"{p.name}: invalid indirect expansion", abort_line=True)
+            raise ExpansionError(f"{target}: invalid variable name", abort_line=True)
         name, _, idx = target.partition("[")
         index = idx[:-1] if idx else None
         inner = W.Param(name, index, None, p.op, p.arg, p.arg2, raw=p.raw)
@@ -697,14 +715,14 @@ class Expander:
         allchars = len(op) == 2
         if not pat:
             if allchars:
-                return v.upper() if upper else v.lower()
-            return (v[:1].upper() if upper else v[:1].lower()) + v[1:]
+                return _towcase(v, upper)
+            return _towcase(v[:1], upper) + v[1:]
         from vshell.interp import pattern as P
 
         out = []
         for i, ch in enumerate(v):
             if (allchars or i == 0) and P.match(pat, ch):
-                ch = ch.upper() if upper else ch.lower()
+                ch = _towcase(ch, upper)
             out.append(ch)
         return "".join(out)
 
@@ -719,11 +737,11 @@ class Expander:
         if op == "@P":
             return [self.sh.prompt_expand(v) for v in vals]
         if op == "@U":
-            return [v.upper() for v in vals]
+            return [_towcase(v, True) for v in vals]
         if op == "@u":
-            return [v[:1].upper() + v[1:] for v in vals]
+            return [_towcase(v[:1], True) + v[1:] for v in vals]
         if op == "@L":
-            return [v.lower() for v in vals]
+            return [_towcase(v, False) for v in vals]
         if op == "@a":
             var = st.lookup(p.name)
             letters = self._attr_letters(var) if var is not None else ""

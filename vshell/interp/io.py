@@ -48,6 +48,11 @@ class Pipe:
     # writer side
     def write(self, data: bytes | bytearray | memoryview) -> int:
         n = len(data)
+        if self._reader_closed and not self._was_read and not self._early_write and n <= 4096:
+            # a reader that quit without reading (`{ echo hi; exit 55; } | false`): with real
+            # processes the writer's first small write usually lands before it is gone
+            self._early_write = True
+            return n
         if not n:
             if self._reader_closed:
                 raise BrokenPipeError(32, "Broken pipe")
@@ -82,7 +87,11 @@ class Pipe:
             self._cond.notify_all()
 
     # reader side
+    _was_read = False  # the reader has asked for data at least once
+    _early_write = False
+
     def read(self, n: int = -1) -> bytes:
+        self._was_read = True
         with self._cond:
             if n is None or n < 0:
                 out: list[bytes] = []
@@ -119,6 +128,7 @@ class Pipe:
             return c[:n]
 
     def readline(self, limit: int = -1) -> bytes:
+        self._was_read = True
         with self._cond:
             out = bytearray()
             while True:

@@ -41,6 +41,8 @@ def new_state(env: dict[str, str], cwd: str, script_name: str) -> ShellState:
     st.globals["BASH_VERSION"] = Var("5.2.15(1)-release", set())
     st.globals["BASH_VERSINFO"] = Var({0: "5", 1: "2", 2: "15", 3: "1", 4: "release",
                                        5: "x86_64-pc-linux-gnu"}, {"a", "r"})
+    if "SHELL" not in env:  # bash sets it, unexported, from the login shell
+        st.globals["SHELL"] = Var("/bin/bash", set())
     if "HOSTNAME" not in env:
         st.globals["HOSTNAME"] = Var("vshell", set())
     st.globals["OSTYPE"] = Var("linux-gnu", set())
@@ -78,6 +80,9 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
             i += 1
             break
         if a.startswith("--"):
+            if a in ("--rcfile", "--init-file"):  # vshell reads no startup files
+                i += 2
+                continue
             if a in ("--norc", "--noprofile", "--posix", "--login", "--noediting"):
                 if a == "--posix":
                     opts_on["posix"] = True
@@ -137,21 +142,30 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
 
         try:
             with sh.ctx.fs.bind(fds).open(_abspath(sh, path), "rb") as f:
-                source = f.read().decode("utf-8", "surrogateescape")
+                data = f.read()
+                source = data.decode("utf-8", "surrogateescape")
         except IsADirectoryError:
             sh.write_err(f"{name}: {path}: Is a directory\n")
             return 126
         except OSError as e:
             sh.write_err(f"{name}: {path}: {e.strerror or 'No such file or directory'}\n")
             return 127
+        if b"\0" in data[:80].partition(b"\n")[0]:  # bash's check for a binary file
+            sh.write_err(f"{path}: {path}: cannot execute binary file\n")
+            return 126
         script_name = main_file = path
         rest = rest[1:]
     else:
-        stdin = fds.get(0)
-        data = stdin.read() if stdin is not None else b""
-        source = data.decode("utf-8", "surrogateescape")
+        source = ""  # read from stdin as the script runs (stdin_script)
     st = new_state(env, sh.state.cwd, script_name)
-    st.bashpid = new_pid()
+    background = sh.job_pid is not None
+    st.bashpid = sh.job_pid if background else new_pid()
+    sh.job_pid = None  # only the job's own command is that process
+    if background:
+        # an asynchronous command starts with SIGINT and SIGQUIT ignored, and a
+        # non-interactive shell cannot trap what it was started ignoring (bash)
+        st.traps.update({"INT": "", "QUIT": ""})
+        st.ignored_at_entry = frozenset(("INT", "QUIT"))  # type: ignore[attr-defined]
     st.globals["$$"] = Var(str(st.bashpid), set())  # a new shell process: a pid of its own
     try:
         lvl = int(env.get("SHLVL", "1"))
@@ -161,6 +175,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     st.positional = list(rest)
     st.main_file = main_file
     st.umask = sh.state.umask
+    if interactive:
+        st.options["emacs"] = True  # an interactive bash starts with line editing on
     for k, v in opts_on.items():
         if k in st.options:
             st.options[k] = v
@@ -176,6 +192,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     if st.options.get("noexec"):
         from vshell.syntax import ParseError, parse
 
+        if command is None and main_file is None and fds.get(0) is not None:
+            source = fds[0].read().decode("utf-8", "surrogateescape")
         try:
             parse(source)
         except ParseError as e:
@@ -183,6 +201,10 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
             return 2
         return 0
     try:
+        if command is None and main_file is None:
+            from vshell.interp.stdin_script import run_stream
+
+            return run_stream(child, fds.get(0))
         return child.run_toplevel(source)
     except ExitShell as e:
         return e.status

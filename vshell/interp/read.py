@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from vshell.interp import limits
+from vshell.interp.builtin_opts import OptionError, parse_options
 from vshell.interp.state import ShellError
 
 if TYPE_CHECKING:
@@ -313,18 +314,15 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
     callback: str | None = None
     quantum = 5000
     target = "MAPFILE"
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if not a.startswith("-") or a == "-":
-            target = a
-            i += 1
-            continue
-        opt = a[1:2]
-        val = a[2:]
-        if opt in "dnOsuCc" and not val:
-            i += 1
-            val = args[i] if i < len(args) else ""
+    usage = (f"{name} [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] "
+             "[-C callback] [-c quantum] [array]")
+    try:
+        opts, rest = parse_options(sh, name, args, "d:n:O:s:tu:C:c:", usage)
+    except OptionError as e:
+        return e.status
+    for flag, val in opts:
+        opt = flag[1]
+        val = val or ""
         number: int | None = 0
         if opt in "nOsuc":
             number = _mapfile_number(opt, val)
@@ -347,10 +345,8 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
             callback = val
         elif opt == "c":
             quantum = number
-        else:
-            sh.err(f"{name}: -{opt}: invalid option")
-            return 2
-        i += 1
+    if rest:
+        target = rest[0]
     stream = sh.fds.get(fd)
     if stream is None:
         sh.err(f"{name}: {fd}: invalid file descriptor: Bad file descriptor")

@@ -23,6 +23,12 @@ class RedirectError(ShellError):
     pass
 
 
+def partial_fds(e: BaseException) -> Fds | None:
+    """The descriptors in place when a redirection failed: bash reports the failure there,
+    so ``cmd 2>/dev/null >/bad/path`` prints nothing."""
+    return getattr(e, "partial_fds", None)
+
+
 def _abspath(sh: Shell, path: str) -> str:
     from vshell.command import _normpath
 
@@ -67,10 +73,28 @@ def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
     for r in redirects:
         sh.state.lineno = r.line or sh.state.lineno
         try:
-            _apply_one(sh, r, new, opened)
-        except OSError as e:
-            raise RedirectError(describe_oserror(e)) from None
+            try:
+                _apply_one(sh, r, new, opened)
+            except OSError as e:
+                raise RedirectError(describe_oserror(e)) from None
+            if r.fd_var:
+                _keep_open(sh, r, new, opened)
+        except ShellError as e:
+            e.partial_fds = new  # type: ignore[attr-defined]
+            raise
     return new
+
+
+def _keep_open(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
+    """``cmd {fd}>file`` leaves $fd open after cmd, as bash does."""
+    from vshell.interp import fdscope
+
+    value = sh.state.get(r.fd_var or "") or ""
+    if not value.isdigit() or int(value) not in new:
+        return  # a close: {fd}>&-
+    stream = new[int(value)]
+    opened[:] = [f for f in opened if f is not stream]
+    fdscope.stick(sh, int(value), stream)
 
 
 def _target_fd(sh: Shell, r: ast.Redirect, new: Fds, default: int) -> int:
@@ -102,9 +126,11 @@ def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
         word = ex.word(raw)
         default = 1 if op == ">&" else 0
         if word == "-":
-            if r.fd_var:  # `exec {fd}<&-` closes the descriptor whose number $fd holds
-                held = sh.state.get(r.fd_var) or ""
-                fd = int(held) if held.isdigit() else -1
+            if r.fd_var:  # `exec {fd}>&-` closes the descriptor $fd names
+                value = sh.state.get(r.fd_var) or ""
+                if not value.isdigit():
+                    raise RedirectError(f"{r.fd_var}: ambiguous redirect")
+                fd = int(value)
             else:
                 fd = _target_fd(sh, r, new, default)
             new.pop(fd, None)
@@ -119,7 +145,7 @@ def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
         if word.isdigit():
             src = int(word)
             if src not in new:
-                raise RedirectError(f"{word}: Bad file descriptor")
+                raise RedirectError(f"{raw}: Bad file descriptor")  # bash names the word
             new[_target_fd(sh, r, new, default)] = new[src]
             return
         if op == ">&" and r.fd is None and not r.fd_var:

@@ -41,6 +41,14 @@ class ExitShell(Exception):
         self.status = status
 
 
+class SigPipe(ExitShell):
+    """A shell builtin wrote to a pipe whose reader is gone: like bash's process on SIGPIPE,
+    the (sub)shell ends at once with 128+13, so ``while :; do echo; done | head -1`` ends."""
+
+    def __init__(self) -> None:
+        super().__init__(141)
+
+
 class AbortLine(Exception):
     """An error that ends the current line of the script but not the script (bash)."""
 
@@ -122,12 +130,18 @@ class Shell:
         self.procsub_fds: list[int] = []
         if state.arith_hook is None:
             state.arith_hook = self._arith_plain
+        if state.word_hook is None:
+            state.word_hook = self.expander.word
+        if state.warn_hook is None:
+            state.warn_hook = self.err
 
     # --- helpers -------------------------------------------------------------------
     def child(self, fds: Fds | None = None) -> Shell:
         """A subshell: a copy of the state, sharing the run."""
         sh = Shell(self.ctx, self.state.subshell(), dict(self.fds if fds is None else fds))
         sh.state.arith_hook = sh._arith_plain
+        sh.state.word_hook = sh.expander.word
+        sh.state.warn_hook = sh.err
         sh.is_subshell = True
         sh.loop_depth = self.loop_depth
         sh.func_depth = self.func_depth
@@ -148,13 +162,26 @@ class Shell:
                 return
         self.state.set(target, value)
 
-    def err(self, message: str) -> None:
-        """``name: line N: message`` on stderr, as bash reports errors."""
-        self.write_err(f"{self.source_name}: line {self.state.lineno}: {message}\n")
+    def err(self, message: str, fds: Fds | None = None) -> None:
+        """``name: line N: message`` on stderr, as bash reports errors; ``fds`` is the
+        table of the command the message is about (its ``2>`` catches the message)."""
+        self.write_err(f"{self.error_label()}: line {self.state.lineno}: {message}\n", fds)
 
-    def write_err(self, text: str) -> None:
+    def error_label(self) -> str:
+        """Whom bash names in an error: the script, or inside a function the file that
+        defined it — ``environment`` for a command string, ``main`` for a piped script."""
+        stack = self.state.call_stack
+        if stack and stack[-1].is_function:
+            where = stack[-1].file
+            if where == "environment" and (getattr(self.state, "stdin_script", None) is not None
+                                           or "s" in self.extra_flags):
+                return "main"
+            return where
+        return self.source_name
+
+    def write_err(self, text: str, fds: Fds | None = None) -> None:
         try:
-            self.fds[2].write(text.encode("utf-8", "surrogateescape"))
+            (self.fds if fds is None else fds)[2].write(text.encode("utf-8", "surrogateescape"))
         except (OSError, ValueError, KeyError, AttributeError):
             pass
 
@@ -182,6 +209,7 @@ class Shell:
         return ps4
 
     _in_ps4 = False
+    job_pid: int | None = None  # the pid of the background job this shell runs by itself
 
     is_main = False  # the shell `$$` names: it takes the signals `kill` sends to `$$`
 
@@ -303,17 +331,22 @@ class Shell:
         """Run a whole script as a shell process: exit, traps and fatal errors handled."""
         try:
             status = self.run_source(source)
+            self.check()  # a signal that came during the last command runs its trap now
         except ExitShell as e:
             status = e.status
             self.exited = True  # the REPL ends its session on `exit`
         except AbortLine as e:
             status = e.status
         except ShellError as e:
+            from vshell.interp.fatal import exit_status
+
             self.err(e.message)
-            status = e.status
+            status = exit_status(self, e)
         except RecursionError:
             self.err("maximum function nesting level exceeded")
             status = 1
+        if getattr(self.state, "stdin_script", False) and not getattr(self, "exited", False):
+            return status  # more of the piped script is coming: its EXIT trap waits for the end
         status = self.run_exit_trap(status)
         return status
 
@@ -363,6 +396,7 @@ class Shell:
         first = andor.first.commands
         if not andor.rest and len(first) == 1 and isinstance(first[0], ast.SimpleCommand):
             sub.state.traps.pop("ERR", None)  # bash runs `cmd &` itself: no ERR trap there
+            sub.job_pid = pid  # `bash -c … &`: that shell's $$ is $! (kill -USR1 $! reaches it)
         if 0 in sub.fds and not self.state.options.get("monitor"):
             sub.fds[0] = sio.NullInput() if self.fds.get(0) is None else self.fds[0]
 
@@ -510,8 +544,15 @@ class Shell:
             except BaseException as e:  # noqa: BLE001 - surfaced in the main thread
                 errors[i] = e
                 statuses[i] = 1
+            else:
+                if sh.is_subshell and "EXIT" in sh.state.traps:
+                    statuses[i] = sh.run_exit_trap(statuses[i])
             finally:
                 if i < n - 1:
+                    # a >( ) the stage started holds its own copy of the pipe, as in bash
+                    for t in sh.__dict__.get("output_procsubs", ()):
+                        while t.is_alive() and self.ctx.cancel.reason is None:
+                            t.join(0.05)
                     pipes[i].writer.close()
                 if i > 0:
                     pipes[i - 1].reader.close()
@@ -678,6 +719,8 @@ class Shell:
         except ShellError as e:
             sub.err(e.message)
             status = e.status
+        if "EXIT" in sub.state.traps:  # a trap set inside $( ) runs as that subshell ends
+            status = sub.run_exit_trap(status)
         self.state.last_status = status
         self.last_cmdsub_status = status
         try:
@@ -726,6 +769,8 @@ class Shell:
 
         t = threading.Thread(target=body, daemon=True, name="vshell-procsub")
         t.start()
+        if op == ">" and self.is_subshell:  # it writes to this stage's stdout: kept open
+            self.__dict__.setdefault("output_procsubs", []).append(t)
         pid = next(self.ctx.pids)
         self.ctx.jobs[pid] = Job(pid, t)
         self.procsub_fds.append(fd)
@@ -780,7 +825,10 @@ class Shell:
         flags = "".join(c for c in order if c in flags)
         if "h" not in flags and self.state.options.get("hashall"):
             pass
-        return flags + self.extra_flags + ("" if not self.interactive_c else "c")
+        extra = self.extra_flags
+        if getattr(self.state, "stdin_script", None) is not None and "s" not in extra:
+            extra += "s"  # the CLI's piped script: bash's -s
+        return flags + extra + ("" if not self.interactive_c else "c")
 
     interactive_c = False
     extra_flags = ""  # "i" for `bash -i`, "s" for commands read from stdin

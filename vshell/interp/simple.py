@@ -7,7 +7,7 @@ from __future__ import annotations
 import stat as _stat
 from typing import TYPE_CHECKING
 
-from vshell.interp import redirect
+from vshell.interp import fdscope, redirect
 from vshell.interp.limits import MemoryLimitError
 from vshell.interp.quoting import xtrace_quote
 from vshell.interp.state import TEMPENV_ATTR, ShellError
@@ -41,6 +41,7 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
     if st.options.get("xtrace") and not sh._in_ps4:
         _xtrace(sh, cmd, argv)
     opened: list = []
+    start = fdscope.mark(sh)  # before the redirections: a {fd}> one stays open after
     try:
         try:
             fds = redirect.apply(sh, cmd.redirects, sh.fds, opened)
@@ -53,10 +54,16 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
             assigns = _prefix_assigns(sh, cmd.assigns)
         except ShellError as e:
             return _fail(sh, e)
-        status = exec_argv(sh, argv, assigns, fds)
+        saved = sh.fds
+        sh.fds = fds  # what the shell says about this command goes to its own stderr
+        try:
+            status = exec_argv(sh, argv, assigns, fds)
+        finally:
+            sh.fds = fdscope.restore(sh, saved, fds, start)
         _set_last_arg(sh, argv[-1])
         permanent = sh.__dict__.pop("permanent_fds", None)
         if permanent is not None:
+            fdscope.record(sh, sh.fds, permanent)
             sh.fds = permanent
             opened.clear()
         return status
@@ -77,11 +84,12 @@ def _set_last_arg(sh: Shell, last: str) -> None:
 
 
 def _fail(sh: Shell, e: ShellError) -> int:
-    sh.err(e.message)
+    sh.err(e.message, redirect.partial_fds(e))
     if e.fatal:
+        from vshell.interp.fatal import exit_status
         from vshell.interp.shell import ExitShell
 
-        raise ExitShell(e.status)
+        raise ExitShell(exit_status(sh, e))
     if e.abort_line:
         from vshell.interp.shell import AbortLine
 
@@ -155,9 +163,10 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
             except ShellError as e:
                 sh.err(e.message)
                 if e.fatal:
+                    from vshell.interp.fatal import exit_status
                     from vshell.interp.shell import ExitShell
 
-                    raise ExitShell(e.status) from None
+                    raise ExitShell(exit_status(sh, e)) from None
                 if e.abort_line or any(t in e.message for t in (
                         "readonly variable", "bad array subscript", "cannot assign list")):
                     # bash: a failed assignment abandons the rest of the line
@@ -276,9 +285,13 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
     saved: list[tuple[str, object]] = []
     try:
         for a in assigns:
-            if a.array is not None or a.index is not None:
+            if a.index is not None:
                 continue
-            value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
+            if a.array is not None:  # `B=(b c) cmd`: bash passes the text "(b c)"
+                words = [ex.word(getattr(w, "raw", w), assign=True) for w in a.array]
+                value = "(" + " ".join(words) + ")"
+            else:
+                value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
             current = st.lookup(a.name)
             if current is not None and "r" in current.attrs:
                 # bash: a message, no binding, and the command runs all the same
@@ -344,7 +357,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
         if not assigns:
             return call_function(sh, fn, name, args, fds)
         return call_function(sh, fn, name, args, fds, tempenv=assigns)
-    sb = builtins_registry.lookup(name)
+    sb = builtins_registry.lookup(name, builtins_registry.disabled_in(st))
     if sb is not None:
         return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
                               special=name in builtins_registry.SPECIAL)
@@ -356,7 +369,8 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     kind, path = resolve_command(sh, name)
     if kind == "vshell":
         cmd = sh.find_command(name)
-        assert cmd is not None
+        if cmd is None:  # a builtin's /usr/bin twin, remembered in the hash table
+            return _run_twin(sh, name, args, assigns, fds)
         return sh.call(cmd, name, args, env, fds)
     if kind == "file":
         assert path is not None
@@ -365,8 +379,34 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
             sh.err(f"{path}: No such file or directory")
             return 127
         return run_script_file(sh, path, name, args, env, fds)
+    from vshell.interp.builtins_core import COREUTILS_TWINS
+
+    if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
+        sh.state.__dict__.setdefault("hash", {})[name] = [VSHELL_COMMAND, 1]
+        return _run_twin(sh, name, args, assigns, fds)
+    return not_found(sh, name)
+
+
+def _run_twin(sh: Shell, name: str, args: list[str], assigns: dict[str, str], fds: Fds
+              ) -> int:
+    from vshell.interp import builtins_registry
+
+    twin = builtins_registry.lookup(name)
+    if twin is None:
+        return not_found(sh, name)
+    return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, twin, name, args, fds))
+
+
+def not_found(sh: Shell, name: str) -> int:
+    """bash's ``name: command not found`` (127), and for a well-known host program the one
+    line that says why it cannot exist here."""
+    from vshell.interp.host_tools import hint
+
     sh.ctx.last_not_found = True
     sh.err(f"{name}: command not found")
+    why = hint(name)
+    if why is not None:
+        sh.write_err(why)
     return 127
 
 
@@ -398,9 +438,14 @@ def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tupl
 
 def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:  # type: ignore[no-untyped-def]
     saved = sh.fds
+    start = fdscope.mark(sh)
     sh.fds = fds
     try:
-        status = fn(sh, name, args)
+        from vshell.interp.builtins_core import builtin_help_option
+
+        status = builtin_help_option(sh, name, args)
+        if status is None:
+            status = fn(sh, name, args)
         out = fds.get(1)
         if out is not None and hasattr(out, "flush"):
             try:
@@ -409,7 +454,12 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
                 pass
         return status
     except BrokenPipeError:
-        return 141
+        if sh.state.traps.get("PIPE") == "":  # SIGPIPE ignored: the write fails, bash goes on
+            sh.err(f"{name}: write error: Broken pipe")
+            return 1
+        from vshell.interp.shell import SigPipe
+
+        raise SigPipe() from None
     except MemoryLimitError as e:  # a builtin's value passed the sandbox's memory limit
         sh.err(e.message)
         return 1
@@ -424,7 +474,7 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         sh.err(f"{name}: {e}")
         return 2
     finally:
-        sh.fds = saved
+        sh.fds = fdscope.restore(sh, saved, fds, start)
 
 
 def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:  # type: ignore[no-untyped-def]
@@ -469,6 +519,7 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     if sh.func_depth >= 1000:
         raise ShellError(f"{name}: maximum function nesting level exceeded (1000)", fatal=True)
     saved_fds = sh.fds
+    start = fdscope.mark(sh)
     saved_pos = st.positional
     saved_line = st.lineno
     bindings = {k: Var(v, {"x", TEMPENV_ATTR}) for k, v in (tempenv or {}).items()}
@@ -479,6 +530,9 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     sh.func_depth += 1
     saved_loop = sh.loop_depth
     sh.loop_depth = 0
+    # without set -T a function does not inherit the RETURN trap; one it sets stays set
+    traced = bool(st.options.get("functrace"))
+    hidden_return = None if traced else st.traps.pop("RETURN", None)
     try:
         status = compound.run(sh, fn.body)
     except ReturnFromFunction as r:
@@ -486,13 +540,15 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     finally:
         sh.loop_depth = saved_loop
         sh.func_depth -= 1
-        sh.fds = saved_fds
+        sh.fds = fdscope.restore(sh, saved_fds, fds, start)
         st.frames.pop()
         st.call_stack.pop()
         st.positional = saved_pos
         st.lineno = saved_line
-    if st.traps.get("RETURN") and st.options.get("functrace"):
+    if st.traps.get("RETURN"):
         sh.run_trap("RETURN", status)
+    elif hidden_return is not None and "RETURN" not in st.traps:
+        st.traps["RETURN"] = hidden_return
     return status
 
 
@@ -529,9 +585,7 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
     else:
         path = find_in_path(sh, name)
         if path is None:
-            sh.ctx.last_not_found = True
-            sh.err(f"{name}: command not found")
-            return 127
+            return not_found(sh, name)
     return run_script_file(sh, path, name, args, env, fds)
 
 
@@ -549,7 +603,8 @@ def _system_path_command(sh: Shell, path: str) -> str | None:
     folder, _, base = path.rpartition("/")
     if folder not in SYSTEM_BIN_DIRS or not base:
         return None
-    if sh.find_command(base) is not None or builtins_registry.is_builtin(base):
+    if sh.find_command(base) is not None or builtins_registry.is_builtin(
+            base, builtins_registry.disabled_in(sh.state)):
         return base
     return None
 

@@ -251,8 +251,10 @@ class ShellState:
         depth = 0
         while v is not None and "n" in v.attrs and isinstance(v.value, str) and v.value:
             depth += 1
-            if depth > 8:
-                break
+            if depth > 8:  # ref1 -> ref2 -> ref1: bash warns and reads nothing
+                if self.warn_hook is not None:
+                    self.warn_hook(f"warning: {name}: circular name reference")
+                return None
             target = v.value
             if "[" in target:
                 return v
@@ -295,13 +297,14 @@ class ShellState:
         if not self.namerefs_used:
             return name
         seen = 0
+        first = name
         while seen < 10:
             _, v = self._find(name)
             if v is None or "n" not in v.attrs or not isinstance(v.value, str) or not v.value:
                 return name
             name = v.value
             seen += 1
-        return name
+        raise ShellError(f"warning: {first}: circular name reference", abort_line=True)
 
     def get(self, name: str) -> str | None:
         """Scalar value (element 0 of an array), or None when unset."""
@@ -328,7 +331,7 @@ class ShellState:
         if not isinstance(val, dict):
             return val if sub in ("0", "@", "*") else None
         if "A" in target.attrs:
-            return val.get(sub)  # type: ignore[call-overload]
+            return val.get(self.ref_key(sub))  # type: ignore[call-overload]
         try:
             idx = self.eval_index(sub)
         except (ShellError, ValueError):
@@ -393,6 +396,9 @@ class ShellState:
             target = self.resolve_name(name)
             if target != name and "[" in target and target.endswith("]"):  # an element ref
                 base, _, sub = target[:-1].partition("[")
+                bv = self.lookup(base)
+                if bv is not None and "A" in bv.attrs:
+                    sub = self.ref_key(sub)
                 self.set_element(base, sub, value, append=append)
                 return
         scope, name = self._target(name, local=local)
@@ -444,10 +450,18 @@ class ShellState:
         return value
 
     arith_hook: Any = None  # set by the interpreter: evaluate an arithmetic expression
+    word_hook: Any = None  # set by the interpreter: expand a word (quotes, $key)
+    warn_hook: Any = None  # set by the interpreter: print ``bash: line N: message``
+
+    def ref_key(self, sub: str) -> str:
+        """An associative subscript a nameref names (``A["K"]``, ``A[$key]``), expanded."""
+        return self.word_hook(sub) if self.word_hook is not None else sub
 
     def set_element(self, name: str, sub: str | int, value: str, *, append: bool = False,
                     local: bool = False) -> None:
         scope, name = self._target(name, local=local)
+        if "[" in name:  # `ref[0]=x` through a nameref to an element: bash refuses
+            raise ShellError(f"`{name}': not a valid identifier", abort_line=True)
         v = scope.get(name)
         if v is None:
             v = Var(None, {"a"})

@@ -1,0 +1,59 @@
+"""Descriptor scopes: what a command's redirections change is undone after it, but what
+``exec`` changes stays, through every enclosing scope (``eval 'exec 3>f'``, a function, a
+``{ …; } 2>err`` group), as in bash — except a descriptor the enclosing scope redirected
+itself, which that scope restores.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import Fds, Shell
+
+
+def _log(sh: Shell) -> list[tuple[int, Any, bool]]:
+    log = sh.__dict__.get("exec_fd_log")
+    if log is None:
+        log = sh.__dict__["exec_fd_log"] = []
+    return log
+
+
+def mark(sh: Shell) -> int:
+    """Where the log of ``exec``'s changes stands as a scope begins."""
+    return len(_log(sh))
+
+
+def record(sh: Shell, before: Fds, after: Fds) -> None:
+    """``exec`` made ``after`` the shell's table where ``before`` was."""
+    from vshell.interp.io import PipeReader, PipeWriter
+
+    log = _log(sh)
+    for k in sorted(set(before) | set(after)):
+        if after.get(k) is not before.get(k):
+            log.append((k, after.get(k), False))
+            gone = before.get(k)
+            if (k not in after and isinstance(gone, (PipeReader, PipeWriter))
+                    and not any(v is gone for v in after.values())):
+                gone.close()  # `exec N>&-` on a coprocess's pipe: the other side sees EOF
+
+
+def stick(sh: Shell, fd: int, stream: Any) -> None:
+    """A ``{var}>file`` redirection: bash leaves the descriptor open after the command."""
+    _log(sh).append((fd, stream, True))
+
+
+def restore(sh: Shell, saved: Fds, scope: Fds, start: int) -> Fds:
+    """The table to return to after a scope that ran with ``scope`` in place of ``saved``."""
+    log = _log(sh)
+    if len(log) == start:
+        return saved
+    out = dict(saved)
+    for k, stream, sticky in log[start:]:
+        if scope.get(k) is not saved.get(k) and not sticky:
+            continue  # the scope's own redirection of k: undone with the scope
+        if stream is None:
+            out.pop(k, None)
+        else:
+            out[k] = stream
+    return out
