@@ -69,7 +69,11 @@ CASES: list[tuple[str, bytes]] = [
     ("echo ${x!y} 2>/dev/null; echo $?", b""),
     ("set -x; echo a 2>/dev/null", b""),
     ("set -x; { echo a; } 2>err; cat err", b""),
-    # fatal errors: 127 in a command string, 1 in subshells and script files
+    # fatal errors: 127 in a command string, 1 under set -e, in subshells and script files
+    ("set -eu; echo $U; echo no", b""),
+    ("set -euo pipefail\necho \"v: ${MISSING}\"\necho after", b""),
+    ("set -e; x=${X:?oops}; echo no", b""),
+    ("set -u -o pipefail; echo $U", b""),
     ("set -u; echo $U; echo no", b""),
     ("echo ${X:?m}; echo no", b""),
     ("(set -u; echo $U); echo $?", b""),

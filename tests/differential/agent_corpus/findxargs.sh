@@ -77,7 +77,6 @@ ls
 printf '3\n1\n2\n' | xargs -I % sh -c 'echo $((% * 10))'
 
 ### case: xargs_failure_status
-### xfail: interp: inv.run_command gives the child the shell's stderr, not the caller's 2>/dev/null
 printf 'nofile\n' | xargs cat 2>/dev/null
 echo "rc=$?"
 

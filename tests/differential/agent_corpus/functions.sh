@@ -106,7 +106,6 @@ check; rc=$?
 echo "rc=$rc"
 
 ### case: main_function_pattern
-### xfail: interp: grouped `set -euo pipefail` sets $1 to pipefail
 ### mode: file
 #!/usr/bin/env bash
 set -euo pipefail
@@ -142,7 +141,6 @@ retry() { local n=0; until "$@"; do n=$((n + 1)); (( n >= 5 )) && return 1; done
 retry flaky && echo "succeeded after $attempts"
 
 ### case: function_unset
-### xfail: interp: 'command not found' ignores the command's own 2>/dev/null
 f() { echo hi; }
 f
 unset -f f

@@ -7,19 +7,16 @@ false
 echo unreachable
 
 ### case: euo_pipefail_status
-### xfail: interp: grouped `set -euo pipefail` leaves pipefail off (and sets $1)
 set -euo pipefail
 printf 'a\nb\n' | grep -q z | wc -l
 echo reached
 
 ### case: eo_pipefail_grouped
-### xfail: interp: grouped `set -eo pipefail` leaves pipefail off (and sets $1)
 set -eo pipefail
 false | wc -l
 echo reached
 
 ### case: pipefail_positional_untouched
-### xfail: interp: grouped `set -euo pipefail` sets $1 to pipefail
 set -euo pipefail
 echo "args=$#"
 
@@ -123,7 +120,6 @@ echo "$1"
 echo after
 
 ### case: shebang_file
-### xfail: interp: grouped `set -euo pipefail` sets $1 to pipefail
 ### mode: file
 #!/usr/bin/env bash
 set -euo pipefail

@@ -1,7 +1,6 @@
 # 2>/dev/null, 2>&1, &> and friends, as agents use them.
 
 ### case: devnull_missing_cmd
-### xfail: interp: 'command not found' ignores the command's own 2>/dev/null
 nosuchtool --version 2>/dev/null || echo "nosuchtool not installed"
 
 ### case: devnull_missing_file
@@ -11,7 +10,6 @@ cat nothere.txt 2>/dev/null || echo "no file"
 ls nothere 2>&1 | sed 's/^/LOG: /'
 
 ### case: merge_cmd_not_found
-### xfail: interp: 'command not found' ignores the command's own 2>&1
 nosuch 2>&1 | head -1
 
 ### case: amp_redirect_file

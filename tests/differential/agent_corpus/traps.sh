@@ -64,7 +64,6 @@ echo end
 echo parent
 
 ### case: trap_exit_in_cmdsubst
-### xfail: interp: an EXIT trap set inside $( ) does not run
 out=$(trap 'echo trapped' EXIT; echo body)
 echo "[$out]"
 
