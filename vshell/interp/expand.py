@@ -172,7 +172,7 @@ class Expander:
                 out.append("".join(t for t, _ in f))
                 continue
             pat = "".join(escape_glob(t) if k == QUO else t for t, k in f)
-            from vshell.interp.pattern import has_magic
+            from vshell.text.glob import has_magic
 
             if not has_magic(pat, extglob):
                 out.append("".join(t for t, _ in f))
@@ -467,7 +467,7 @@ class Expander:
         if op == ":":
             return self._slice(p, vals, is_list, star, quoted)
         if op in ("#", "##", "%", "%%"):
-            from vshell.interp import pattern as P
+            from vshell.text import glob as P
 
             pat = self.pattern_parts(p.arg or [])
             kw = self._pat_flags()
@@ -477,7 +477,7 @@ class Expander:
                 res = [P.remove_suffix(v, pat, op == "%%", **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("/", "//", "/#", "/%"):
-            from vshell.interp import pattern as P
+            from vshell.text import glob as P
 
             pat = self.pattern_parts(p.arg or [])
             amp = st.shopt.get("patsub_replacement", True)
@@ -677,7 +677,7 @@ class Expander:
             if allchars:
                 return v.upper() if upper else v.lower()
             return (v[:1].upper() if upper else v[:1].lower()) + v[1:]
-        from vshell.interp import pattern as P
+        from vshell.text import glob as P
 
         out = []
         for i, ch in enumerate(v):

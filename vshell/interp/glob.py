@@ -15,7 +15,8 @@ import posixpath
 from collections.abc import Iterator
 from typing import Any
 
-from vshell.interp.pattern import compile_pattern, has_magic, match, unescape
+from vshell.text.glob import compile_glob as compile_pattern
+from vshell.text.glob import has_magic, match, unescape
 
 __all__ = ["glob_expand", "split_globignore"]
 
