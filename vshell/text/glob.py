@@ -28,6 +28,7 @@ from vshell.text import posix_class
 __all__ = [
     "Glob",
     "Mode",
+    "compile_fnmatch",
     "compile_glob",
     "fnmatch",
     "has_magic",
@@ -694,11 +695,15 @@ def compile_glob(
                               dotglob=dotglob))
 
 
+def compile_fnmatch(pattern: str, icase: bool = False) -> Glob:
+    """fnmatch(3) without flags but FNM_CASEFOLD, as ``find -name``/``-path`` and ``tar
+    --exclude`` use it: no extglob, ``*`` and ``?`` match ``/`` and leading dots."""
+    return _compile(pattern, Mode(extglob=False, nocase=icase, bash_star=False))
+
+
 def fnmatch(pattern: str, name: str, icase: bool = False) -> bool:
-    """fnmatch(3) without flags but FNM_CASEFOLD, as ``find -name``/``-path`` use it: no
-    extglob, ``*`` and ``?`` match ``/`` and leading dots."""
-    return _compile(pattern, Mode(extglob=False, nocase=icase, bash_star=False)).fullmatch(
-        name) is not None
+    """Whether ``name`` matches ``pattern`` as :func:`compile_fnmatch` reads it."""
+    return compile_fnmatch(pattern, icase).fullmatch(name) is not None
 
 
 # ---------------------------------------------------------------------------------------
