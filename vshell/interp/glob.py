@@ -12,7 +12,7 @@ failglob, or the word unchanged).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from vshell.text.glob import compile_glob as compile_pattern
@@ -31,6 +31,7 @@ def glob_expand(
     nocaseglob: bool = False,
     globstar: bool = False,
     globignore: list[str] | None = None,
+    check: Callable[[], None] | None = None,
 ) -> list[str]:
     """Expand ``pattern`` (backslash-escape convention) against ``fs`` from ``cwd``.
 
@@ -39,9 +40,10 @@ def glob_expand(
     ``globstar`` a ``**`` component matches zero or more directories (symlinked
     directories are listed but not descended into).  A trailing ``/`` keeps directories
     only.  Names matching any ``globignore`` pattern are dropped.  ``[]`` when nothing
-    matches.
+    matches.  ``check`` (the run's cancellation check) is called before each directory is
+    read and at each entry, so a walk through looping links ends when the run does.
     """
-    g = _Globber(fs, cwd, dotglob, extglob, nocaseglob, globstar)
+    g = _Globber(fs, cwd, dotglob, extglob, nocaseglob, globstar, check)
     body = pattern.rstrip("/")
     suffix = pattern[len(body):]
     if not body:
@@ -55,8 +57,10 @@ def glob_expand(
 
 class _Globber:
     def __init__(
-        self, fs: Any, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool
+        self, fs: Any, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool,
+        check: Callable[[], None] | None = None,
     ) -> None:
+        self.check = check or _no_check
         self.fs = fs
         self.cwd = cwd
         self.dotglob = dotglob
@@ -69,6 +73,7 @@ class _Globber:
         return posixpath.join(self.cwd, display) if display else self.cwd
 
     def entries(self, display: str) -> list[Any]:
+        self.check()
         try:
             return list(self.fs.scandir(self.abs(display)))
         except (OSError, ValueError):
@@ -127,6 +132,7 @@ class _Globber:
             want_dir = not final or bool(suffix)
             for p in prefixes:
                 for e in self.entries(p):
+                    self.check()
                     name = e.name
                     if name in (".", "..") or not rx.fullmatch(name):
                         continue
@@ -150,6 +156,7 @@ class _Globber:
         Symlinks to directories count as directories but are not descended into.
         """
         for e in self.entries(prefix):
+            self.check()
             if not self._visible(e.name):
                 continue
             path = prefix + e.name
@@ -182,6 +189,10 @@ class _Globber:
             if suffix and not is_dir:
                 continue
             yield path + suffix
+
+
+def _no_check() -> None:
+    pass
 
 
 def _is_dir(entry: Any) -> bool:

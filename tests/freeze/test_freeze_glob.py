@@ -1,0 +1,110 @@
+"""Glob patterns never freeze a run: every construct with a pathological pattern ends at once
+(the matcher is linear in the subject), and a pathname walk through looping links ends at
+the run's timeout without leaving a thread behind."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.freeze.harness import assert_bounded, run_cli, run_in_process
+
+# a subject of 4096 "a" and patterns that backtrack exponentially in a naive translation
+SUBJECT = "x=a; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do x=$x$x; done; "
+BAD = "*a*a*a*a*a*a*a*a*b"
+
+CASES = {
+    "dbracket": f"[[ $x == {BAD} ]]; echo $?",
+    "dbracket_nocase": f"shopt -s nocasematch; [[ $x == {BAD.upper()} ]]; echo $?",
+    "case": f"case $x in {BAD}) echo yes;; *) echo no;; esac",
+    "strip_prefix": f"y=${{x#{BAD}}}; y=${{x##{BAD}}}; echo ${{#y}}",
+    "strip_suffix": f"y=${{x%{BAD}}}; y=${{x%%{BAD}}}; echo ${{#y}}",
+    "strip_star_a": "y=${x##*a*a*a}; z=${x%%a*a*a*}; echo ${#y} ${#z}",
+    "patsub_first": f"y=${{x/{BAD}/r}}; echo ${{#y}}",
+    "patsub_all": f"y=${{x//{BAD}/r}}; z=${{x//a/b}}; echo ${{#y}} ${{#z}}",
+    "patsub_anchored": f"y=${{x/#{BAD}/r}}; z=${{x/%{BAD}/r}}; echo ${{#y}} ${{#z}}",
+    "extglob_alt": "shopt -s extglob; [[ $x == +(a|aa)*(a|aa)@(a|aa)b ]]; echo $?",
+    "extglob_neg": "shopt -s extglob; [[ $x == !(*a*a*a*a*b) ]]; echo $?",
+    "extglob_nested": "shopt -s extglob; [[ $x == *(*(a)*(a))b ]]; [[ $x == *@(a|*(a))!(b)c ]];"
+                      " echo $?",
+    "extglob_strip": "shopt -s extglob; y=${x##+(a|aa)!(b)}; z=${x//+(a|aa)!(c)b/r}; echo ${#y}",
+    "pathname": f"cd /tmp && touch ${{x:0:250}} && echo {BAD}; echo *(a|aa)b",
+    "globignore": f"cd /tmp && touch ${{x:0:250}} && GLOBIGNORE='{BAD}:*(a)b' && echo a*",
+    "find_name": f"cd /tmp && touch ${{x:0:250}} && find . -name '{BAD}' -o -path '{BAD}'",
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm() -> None:
+    """Import the modules each construct uses once, with harmless patterns: compiling a
+    module's source (no bytecode cache here) holds the GIL and is not what we measure."""
+    for script in CASES.values():
+        run_in_process("x=ab; " + script.replace(BAD, "q*z").replace("(a|aa)", "(q)"),
+                       timeout=5.0)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_in_process(name: str) -> None:
+    obs = run_in_process(SUBJECT + CASES[name], timeout=2.0)
+    assert_bounded(obs, 2.0)
+    assert obs.elapsed < 1.0, f"{name} took {obs.elapsed:.2f}s: it should end at once"
+    assert obs.exit_code == 0, obs.stderr
+
+
+def test_answers_are_right() -> None:
+    """Spot checks that the fast answers are bash's answers."""
+    obs = run_in_process(SUBJECT + CASES["dbracket"] + "; " + CASES["patsub_all"]
+                         + "; shopt -s extglob; [[ $x == !(*b) ]]; echo $?", timeout=5.0)
+    assert obs.stdout == b"1\n4096 4096\n0\n"
+
+
+def test_cli() -> None:
+    obs = run_cli(SUBJECT + CASES["dbracket"] + "; " + CASES["extglob_neg"], timeout=2.0)
+    assert_bounded(obs, 2.0, cli=True)
+    assert obs.stdout == b"1\n0\n"
+
+
+LOOP = "cd /tmp && ln -s . a && ln -s . b && echo " + "/".join(["*"] * 22) + " | wc -c"
+
+
+def test_looping_links_end_at_the_timeout() -> None:
+    before = threading.active_count()
+    obs = run_in_process(LOOP, timeout=1.0)
+    assert_bounded(obs, 1.0)
+    assert obs.exit_code != 0  # killed by the timeout, not finished
+    time.sleep(0.2)
+    assert threading.active_count() == before
+
+
+def test_looping_links_cli() -> None:
+    obs = run_cli(LOOP, timeout=1.0)
+    assert_bounded(obs, 1.0, cli=True)
+    assert obs.exit_code != 0
+
+
+def test_mcp_glob_tool_is_quick_and_the_server_answers_meanwhile(tmp_path: Path) -> None:
+    pytest.importorskip("mcp.client.stdio")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
+    from mcp_harness import SyncClient, text
+
+    (tmp_path / ("a" * 250)).write_text("x")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ("a" * 250 + "b")).write_text("y")
+    client = SyncClient().open_stdio(["--mount", f"{tmp_path}:/w", "--command-timeout", "20"])
+    try:
+        t0 = time.perf_counter()
+        pending = client.run_later(client.session.call_tool(
+            "glob", {"pattern": "**/" + BAD, "path": "/w"}))
+        echo = client.call("bash", {"command": "echo alive"})
+        res = pending.result(30)
+        elapsed = time.perf_counter() - t0
+    finally:
+        client.close()
+    assert "alive" in text(echo)
+    assert not res.is_error, text(res)
+    assert res.structured_content["matches"] == ["sub/" + "a" * 250 + "b"]
+    assert elapsed < 3.0, f"glob tool took {elapsed:.2f}s"
