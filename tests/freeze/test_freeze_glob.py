@@ -68,6 +68,15 @@ def test_cli() -> None:
     assert obs.stdout == b"1\n0\n"
 
 
+def test_quadratic_patsub_ends_at_the_timeout() -> None:
+    """``//`` with a pattern that stays alive to the end but matches one character costs
+    O(n²) cheap steps (bash takes minutes here too); the run's timeout still ends it."""
+    script = "shopt -s extglob; x=a; for i in {1..15}; do x=$x$x; done; y=${x//@(a|a*z)/X}"
+    obs = run_in_process(script, timeout=1.0)
+    assert_bounded(obs, 1.0)
+    assert obs.exit_code != 0
+
+
 LOOP = "cd /tmp && ln -s . a && ln -s . b && echo " + "/".join(["*"] * 22) + " | wc -c"
 
 
@@ -108,3 +117,21 @@ def test_mcp_glob_tool_is_quick_and_the_server_answers_meanwhile(tmp_path: Path)
     assert not res.is_error, text(res)
     assert res.structured_content["matches"] == ["sub/" + "a" * 250 + "b"]
     assert elapsed < 3.0, f"glob tool took {elapsed:.2f}s"
+
+
+def test_mcp_glob_tool_stops_on_looping_links(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The glob tool has no run timeout of its own: its walk stops at GLOB_TIME_LIMIT."""
+    from vshell import Sandbox
+    from vshell.mcp import fileops
+
+    monkeypatch.setattr(fileops, "GLOB_TIME_LIMIT", 0.5)
+    with Sandbox(timeout=5.0) as sb:
+        sb.exec("cd /tmp && ln -s . a && ln -s . b")
+        before = threading.active_count()
+        t0 = time.perf_counter()
+        with pytest.raises(fileops.ToolError) as err:
+            fileops.glob_files(sb.fs, "/tmp", "/".join(["*"] * 22))
+        elapsed = time.perf_counter() - t0
+    assert err.value.code == "E_TIMEOUT"
+    assert elapsed < 0.5 + 0.1
+    assert threading.active_count() == before

@@ -484,7 +484,8 @@ class Expander:
             rep = self._replacement(p.arg2, amp) if p.arg2 else ""
             mode = {"/": "", "//": "/", "/#": "#", "/%": "%"}[op]
             kw = self._pat_flags()
-            res = [P.replace(v, pat, rep, mode, ampersand=amp, **kw) for v in vals]
+            check = self.sh.ctx.cancel.check
+            res = [P.replace(v, pat, rep, mode, ampersand=amp, check=check, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):
             res = [self._case_mod(v, op, p.arg) for v in vals]

@@ -772,7 +772,8 @@ def _prefilter(pat: str, mode: str, extglob: bool) -> str:
 
 
 def replace(
-    value: str, pat: str, rep: str, mode: str = "", *, ampersand: bool = False, **flags: bool
+    value: str, pat: str, rep: str, mode: str = "", *, ampersand: bool = False,
+    check: Callable[[], None] | None = None, **flags: bool
 ) -> str:
     """``${v/pat/rep}``: mode '' first match, '/' every match, '#' at start, '%' at end.
 
@@ -781,7 +782,8 @@ def replace(
     that stops as soon as no longer match is possible (at worst O(n²) cheap steps for
     ``//`` with a pattern that stays alive to the end but matches short).  With
     ``ampersand`` (bash 5.2's ``patsub_replacement``) an ``&`` in ``rep`` stands for the
-    matched text and a backslash makes the next character literal.
+    matched text and a backslash makes the next character literal.  ``check`` (the run's
+    cancellation check) is called before each search, so a timeout ends a long ``//``.
     """
     n = len(value)
     if mode in ("#", "%") and pat == "":
@@ -819,6 +821,8 @@ def replace(
     i = 0
     s = 0
     while i < n:
+        if check is not None:
+            check()
         if i and i not in pre_set:
             break
         s = max(s, i)
