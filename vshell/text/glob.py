@@ -18,6 +18,7 @@ name's leading dot must be matched literally unless ``dotglob``), shell patterns
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -296,6 +297,7 @@ class _Terms:
     """The term table of one compiled pattern, and the memoized derivative."""
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()
         self.nodes: list[tuple[Any, ...]] = []
         self.ids: dict[tuple[Any, ...], int] = {}
         self.nullable: list[bool] = []
@@ -307,14 +309,19 @@ class _Terms:
     def _make(self, key: tuple[Any, ...], nullable: bool) -> int:
         tid = self.ids.get(key)
         if tid is None:
-            tid = self.ids[key] = len(self.nodes)
-            self.nodes.append(key)
-            self.nullable.append(nullable)
+            with self._lock:  # compiled patterns are shared by every thread's runs
+                tid = self.ids.get(key)
+                if tid is None:
+                    self.nodes.append(key)
+                    self.nullable.append(nullable)
+                    tid = self.ids[key] = len(self.nodes) - 1
         return tid
 
     def pred(self, test: Callable[[str], bool], wild: bool) -> int:
-        self.preds.append((test, wild))
-        return self._make((_CHR, len(self.preds) - 1), False)
+        with self._lock:
+            self.preds.append((test, wild))
+            pid = len(self.preds) - 1
+        return self._make((_CHR, pid), False)
 
     def cat(self, a: int, b: int) -> int:
         if a == self.empty or b == self.empty:
@@ -557,7 +564,10 @@ class _Match:
         return self.string[self._span[0]:self._span[1]]
 
 
-_STATE_CAP = 200_000  # terms per pattern before its derivative memo is dropped
+# Past these sizes a pattern's term table and derivative memo are rebuilt from scratch
+# between matches: the lazily built DFA stays a cache, never a memory leak.
+_TERM_CAP = 50_000
+_MEMO_CAP = 200_000
 
 
 class Glob:
@@ -579,7 +589,7 @@ class Glob:
         self._found: int | None = None
 
     def _state(self) -> _Terms:
-        if len(self._t.nodes) > _STATE_CAP:
+        if len(self._t.nodes) > _TERM_CAP or len(self._t.memo) > _MEMO_CAP:
             self._build()  # bound memory: a fresh table between matches
         return self._t
 
@@ -677,7 +687,7 @@ class Glob:
         return ends[-1] if ends else None
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _compile(pattern: str, mode: Mode) -> Glob:
     return Glob(pattern, mode)
 
