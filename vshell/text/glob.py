@@ -330,10 +330,16 @@ class _Terms:
             return b
         if b == self.eps:
             return a
-        na = self.nodes[a]
-        if na[0] == _CAT:  # keep concatenation right-nested
-            return self.cat(na[1], self.cat(na[2], b))
-        return self._make((_CAT, a, b), self.nullable[a] and self.nullable[b])
+        if self.nodes[a][0] != _CAT:
+            return self._make((_CAT, a, b), self.nullable[a] and self.nullable[b])
+        chain = []  # keep concatenation right-nested: (x·y)·b becomes x·(y·b)
+        while self.nodes[a][0] == _CAT:
+            chain.append(self.nodes[a][1])
+            a = self.nodes[a][2]
+        chain.append(a)
+        for x in reversed(chain):
+            b = self._make((_CAT, x, b), self.nullable[x] and self.nullable[b])
+        return b
 
     def alt(self, items: list[int] | frozenset[int]) -> int:
         flat: set[int] = set()
@@ -392,13 +398,20 @@ class _Terms:
             test, wild = self.preds[node[1]]
             return self.eps if not (strict and wild) and test(c) else self.empty
         if kind == _CAT:
-            a, b = node[1], node[2]
-            if strict and self.nodes[a][0] == _NOT:
-                return self.empty
-            first = self.cat(self.deriv(a, c, strict), b)
-            if self.nullable[a]:
-                return self.alt([first, self.deriv(b, c, strict)])
-            return first
+            # walk the chain while its heads can be empty, without recursing along it
+            parts: list[int] = []
+            while node[0] == _CAT:
+                a, b = node[1], node[2]
+                if strict and self.nodes[a][0] == _NOT:
+                    break
+                parts.append(self.cat(self.deriv(a, c, strict), b))
+                if not self.nullable[a]:
+                    return self.alt(parts)
+                node = self.nodes[b]
+                t = b
+            else:
+                parts.append(self.deriv(t, c, strict))
+            return self.alt(parts)
         if kind == _ALT:
             return self.alt([self.deriv(x, c, strict) for x in node[1]])
         if kind == _AND:
@@ -420,7 +433,15 @@ class _Terms:
         node = self.nodes[t]
         kind = node[0]
         if kind == _CAT:
-            r = self.cat(self.reverse(node[2], memo), self.reverse(node[1], memo))
+            chain = [node[1]]
+            rest = node[2]
+            while self.nodes[rest][0] == _CAT:
+                chain.append(self.nodes[rest][1])
+                rest = self.nodes[rest][2]
+            chain.append(rest)
+            r = self.reverse(chain[0], memo)
+            for part in chain[1:]:
+                r = self.cat(self.reverse(part, memo), r)
         elif kind == _ALT:
             r = self.alt([self.reverse(x, memo) for x in node[1]])
         elif kind == _AND:
@@ -469,23 +490,31 @@ class _Builder:
         return tid
 
     def seq(self, nodes: tuple[_PNode, ...], idx: int, top: bool) -> int:
+        """The term for ``nodes[idx:]`` (``top``: not inside a group)."""
+        return self._suffixes(nodes, top)[idx]
+
+    def _suffixes(self, nodes: tuple[_PNode, ...], top: bool) -> list[int]:
+        """Terms for every suffix of ``nodes``, built right to left without recursion
+        (a pattern may have thousands of nodes)."""
         t = self.t
-        if idx == len(nodes):
-            return t.eps
-        nd = nodes[idx]
-        if isinstance(nd, _Lit):
-            rest = self.seq(nodes, idx + 1, top)
-            for ch in reversed(nd.text):
-                rest = t.cat(self.char(ch), rest)
-            return rest
-        if isinstance(nd, _Any):
-            return t.cat(self.any, self.seq(nodes, idx + 1, top))
-        if isinstance(nd, _Bracket):
-            b = t.pred(_bracket_test(nd, self.mode.nocase, self.slash_ok), True)
-            return t.cat(b, self.seq(nodes, idx + 1, top))
-        if isinstance(nd, _Star):
-            return self.star(nodes, idx, top)
-        return t.cat(self.group(nd), self.seq(nodes, idx + 1, top))
+        suf = [t.eps] * (len(nodes) + 1)
+        for idx in range(len(nodes) - 1, -1, -1):
+            nd = nodes[idx]
+            rest = suf[idx + 1]
+            if isinstance(nd, _Lit):
+                for ch in reversed(nd.text):
+                    rest = t.cat(self.char(ch), rest)
+                suf[idx] = rest
+            elif isinstance(nd, _Any):
+                suf[idx] = t.cat(self.any, rest)
+            elif isinstance(nd, _Bracket):
+                b = t.pred(_bracket_test(nd, self.mode.nocase, self.slash_ok), True)
+                suf[idx] = t.cat(b, rest)
+            elif isinstance(nd, _Star):
+                suf[idx] = self.star(nodes, idx, top, suf)
+            else:
+                suf[idx] = t.cat(self.group(nd), rest)
+        return suf
 
     def group(self, nd: _Ext) -> int:
         t = self.t
@@ -500,10 +529,10 @@ class _Builder:
             return t.cat(body, t.star(body))
         return t.neg(body, self.slash_ok)
 
-    def star(self, nodes: tuple[_PNode, ...], idx: int, top: bool) -> int:
+    def star(self, nodes: tuple[_PNode, ...], idx: int, top: bool, suf: list[int]) -> int:
         t = self.t
         if not (self.mode.bash_star and _star_quirk(nodes, idx)):
-            return t.cat(self.sigma_star, self.seq(nodes, idx + 1, top))
+            return t.cat(self.sigma_star, suf[idx + 1])
         options: list[int] = []
         prefix = t.eps  # the "?"s stepped over so far, in order
         j = idx + 1
@@ -512,16 +541,16 @@ class _Builder:
             if isinstance(nd, _Any):
                 prefix = t.cat(prefix, self.any)
             elif isinstance(nd, _Ext) and nd.op == "?":
-                options.append(t.cat(prefix, self.seq(nodes, j, top)))
+                options.append(t.cat(prefix, suf[j]))
             elif isinstance(nd, _Ext) and nd.op == "*":
-                rest = t.conj([self.seq(nodes, j, top), self.nonempty])
+                rest = t.conj([suf[j], self.nonempty])
                 options.append(t.cat(prefix, t.cat(self.sigma_star, rest)))
             elif not isinstance(nd, _Star):
                 break
             j += 1
         nxt = nodes[j]  # an @( +( !( group: _star_quirk guarantees it
         assert isinstance(nxt, _Ext)
-        rest = t.conj([self.seq(nodes, j, top), self.nonempty])
+        rest = t.conj([suf[j], self.nonempty])
         options.append(t.cat(prefix, t.cat(self.sigma_star, rest)))
         if nxt.op == "!" and top:
             options.append(prefix)  # bash 5.2: "*!(…)" at the end of the subject matches
@@ -578,8 +607,10 @@ class Glob:
         self.pattern = pattern
         self.mode = mode
         self._nodes = _parse(pattern, mode.extglob)
-        self._literal = None if any(not isinstance(n, _Lit) for n in self._nodes) else (
-            "".join(n.text for n in self._nodes if isinstance(n, _Lit)))
+        # the pattern's text when it has no wildcard and no case folding (a fast path)
+        self.literal: str | None = None
+        if not mode.nocase and all(isinstance(nd, _Lit) for nd in self._nodes):
+            self.literal = "".join(nd.text for nd in self._nodes if isinstance(nd, _Lit))
         self._build()
 
     def _build(self) -> None:
@@ -617,8 +648,8 @@ class Glob:
 
     def fullmatch(self, string: str, pos: int = 0, endpos: int | None = None) -> _Match | None:
         end = len(string) if endpos is None else min(endpos, len(string))
-        if self._literal is not None and not self.mode.nocase:
-            ok = end - pos == len(self._literal) and string.startswith(self._literal, pos)
+        if self.literal is not None:
+            ok = end - pos == len(self.literal) and string.startswith(self.literal, pos)
             return _Match(string, pos, end) if ok else None
         t = self._state()
         cur = self._start
@@ -727,7 +758,10 @@ def match(pat: str, s: str, **flags: bool) -> bool:
 
 def remove_prefix(value: str, pat: str, longest: bool, **flags: bool) -> str:
     """``${v#pat}`` (shortest) / ``${v##pat}`` (longest): one left-to-right pass."""
-    ends = compile_glob(pat, **flags).prefix_ends(value)
+    g = compile_glob(pat, **flags)
+    if g.literal is not None:
+        return value[len(g.literal):] if value.startswith(g.literal) else value
+    ends = g.prefix_ends(value)
     if not ends:
         return value
     return value[ends[-1] if longest else ends[0]:]
@@ -735,7 +769,10 @@ def remove_prefix(value: str, pat: str, longest: bool, **flags: bool) -> str:
 
 def remove_suffix(value: str, pat: str, longest: bool, **flags: bool) -> str:
     """``${v%pat}`` (shortest) / ``${v%%pat}`` (longest): one right-to-left pass."""
-    starts = compile_glob(pat, **flags).suffix_starts(value)
+    g = compile_glob(pat, **flags)
+    if g.literal is not None:
+        return value[:len(value) - len(g.literal)] if value.endswith(g.literal) else value
+    starts = g.suffix_starts(value)
     if not starts:
         return value
     return value[:starts[-1] if longest else starts[0]]
@@ -800,6 +837,17 @@ def replace(
         return rep + value if mode == "#" else value + rep
     if pat == "":
         return value
+    # plain text (no backslash: bash's pre-check treats those specially) is found by the
+    # string methods at C speed
+    lit = None if "\\" in pat else compile_glob(pat, **flags).literal
+    if lit:
+        if mode == "#":
+            return _expand_rep(rep, lit, ampersand) + value[len(lit):] if value.startswith(
+                lit) else value
+        if mode == "%":
+            return value[:n - len(lit)] + _expand_rep(rep, lit, ampersand) if value.endswith(
+                lit) else value
+        return value.replace(lit, _expand_rep(rep, lit, ampersand), -1 if mode == "/" else 1)
     pre = compile_glob(_prefilter(pat, mode, flags.get("extglob", True)), **flags)
     # pre_ok[i]: bash's check of the rest of the value, redone before each search
     pre_ok = pre.suffix_starts(value)
