@@ -302,7 +302,10 @@ class _Terms:
         self.ids: dict[tuple[Any, ...], int] = {}
         self.nullable: list[bool] = []
         self.preds: list[tuple[Callable[[str], bool], bool]] = []  # (test, is a wildcard)
-        self.memo: dict[tuple[int, str, bool], int] = {}
+        # the derivative memo: one row per term, keyed by the character ("." + NUL for a
+        # strict leading dot); rows of strings and ints stay out of the cyclic GC's way
+        self.rows: list[dict[str, int]] = []
+        self.memo_size = 0
         self.empty = self._make((_EMPTY,), False)
         self.eps = self._make((_EPS,), True)
 
@@ -314,6 +317,7 @@ class _Terms:
                 if tid is None:
                     self.nodes.append(key)
                     self.nullable.append(nullable)
+                    self.rows.append({})
                     tid = self.ids[key] = len(self.nodes) - 1
         return tid
 
@@ -341,7 +345,7 @@ class _Terms:
             b = self._make((_CAT, x, b), self.nullable[x] and self.nullable[b])
         return b
 
-    def alt(self, items: list[int] | frozenset[int]) -> int:
+    def alt(self, items: list[int] | tuple[int, ...]) -> int:
         flat: set[int] = set()
         for t in items:
             nt = self.nodes[t]
@@ -353,8 +357,8 @@ class _Terms:
             return self.empty
         if len(flat) == 1:
             return next(iter(flat))
-        fs = frozenset(flat)
-        return self._make((_ALT, fs), any(self.nullable[t] for t in fs))
+        members = tuple(sorted(flat))
+        return self._make((_ALT, members), any(self.nullable[t] for t in members))
 
     def conj(self, items: list[int]) -> int:
         flat: set[int] = set()
@@ -368,8 +372,8 @@ class _Terms:
                 flat.add(t)
         if len(flat) == 1:
             return next(iter(flat))
-        fs = frozenset(flat)
-        return self._make((_AND, fs), all(self.nullable[t] for t in fs))
+        members = tuple(sorted(flat))
+        return self._make((_AND, members), all(self.nullable[t] for t in members))
 
     def star(self, a: int) -> int:
         if a in (self.empty, self.eps):
@@ -385,10 +389,12 @@ class _Terms:
     def deriv(self, t: int, c: str, strict: bool) -> int:
         """The term for what may follow ``c``.  ``strict``: ``c`` is a name's leading dot,
         which wildcards and ``!(…)`` may not take."""
-        key = (t, c, strict)
-        got = self.memo.get(key)
+        key = c + "\0" if strict else c
+        row = self.rows[t]
+        got = row.get(key)
         if got is None:
-            got = self.memo[key] = self._deriv(t, c, strict)
+            got = row[key] = self._deriv(t, c, strict)
+            self.memo_size += 1
         return got
 
     def _deriv(self, t: int, c: str, strict: bool) -> int:
@@ -620,7 +626,7 @@ class Glob:
         self._found: int | None = None
 
     def _state(self) -> _Terms:
-        if len(self._t.nodes) > _TERM_CAP or len(self._t.memo) > _MEMO_CAP:
+        if len(self._t.nodes) > _TERM_CAP or self._t.memo_size > _MEMO_CAP:
             self._build()  # bound memory: a fresh table between matches
         return self._t
 
@@ -632,13 +638,13 @@ class Glob:
         """Ends ``k`` (ascending) such that ``s[pos:k]`` matches."""
         t = self._state()
         cur = self._start if start is None else start
-        nullable, memo, dead = t.nullable, t.memo, t.empty
+        nullable, rows, dead = t.nullable, t.rows, t.empty
         pathname = self.mode.pathname and not self.mode.dotglob
         out = [pos] if nullable[cur] else []
         for i in range(pos, end):
             c = s[i]
             strict = pathname and c == "." and (i == pos or s[i - 1] == "/")
-            nxt = memo.get((cur, c, strict))
+            nxt = rows[cur].get(c + "\0" if strict else c)
             cur = t.deriv(cur, c, strict) if nxt is None else nxt
             if cur == dead:
                 break
@@ -653,12 +659,12 @@ class Glob:
             return _Match(string, pos, end) if ok else None
         t = self._state()
         cur = self._start
-        memo, dead = t.memo, t.empty
+        rows, dead = t.rows, t.empty
         pathname = self.mode.pathname and not self.mode.dotglob
         for i in range(pos, end):
             c = string[i]
             strict = pathname and c == "." and (i == pos or string[i - 1] == "/")
-            nxt = memo.get((cur, c, strict))
+            nxt = rows[cur].get(c + "\0" if strict else c)
             cur = t.deriv(cur, c, strict) if nxt is None else nxt
             if cur == dead:
                 return None
@@ -682,10 +688,10 @@ class Glob:
         cur = self._rev
         n = len(s)
         out = [n] if t.nullable[cur] else []
-        memo, dead = t.memo, t.empty
+        rows, dead = t.rows, t.empty
         for i in range(n - 1, -1, -1):
             c = s[i]
-            nxt = memo.get((cur, c, False))
+            nxt = rows[cur].get(c)
             cur = t.deriv(cur, c, False) if nxt is None else nxt
             if cur == dead:
                 break
@@ -704,10 +710,10 @@ class Glob:
         n = len(s)
         starts = [False] * (n + 1)
         starts[n] = t.nullable[cur]
-        memo = t.memo
+        rows = t.rows
         for i in range(n - 1, -1, -1):
             c = s[i]
-            nxt = memo.get((cur, c, False))
+            nxt = rows[cur].get(c)
             cur = t.deriv(cur, c, False) if nxt is None else nxt
             starts[i] = t.nullable[cur]
         return starts
