@@ -55,13 +55,17 @@ GLOBS = ["*", ".*", "*.c", "[ab].*", "?.c", "*(a|b).c", "!(*.c)", "+(ab)", "@(.h
 
 
 @needs_bash
-@pytest.mark.parametrize("opts", ["", "dotglob", "nocaseglob", "globstar", "nullglob"])
+@pytest.mark.parametrize("opts", ["", "dotglob", "nocaseglob", "globstar", "nullglob",
+                                  "ignore"])
 def test_pathname_expansion(tmp_path: Path, opts: str) -> None:
     for f in FILES:
         p = tmp_path / f
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("x")
-    lines = ["shopt -s extglob" + (f" {opts}" if opts else "")]
+    if opts == "ignore":
+        lines = ["shopt -s extglob; GLOBIGNORE='*.c:a*:[[:upper:]]*:sub/x*'"]
+    else:
+        lines = ["shopt -s extglob" + (f" {opts}" if opts else "")]
     lines += [f"echo {g}" for g in GLOBS]
     want, got = _both("\n".join(lines), tmp_path)
     assert want.count("\n") == len(GLOBS)
@@ -148,3 +152,20 @@ def test_modes() -> None:
     assert not G.match("a*", "a/b", pathname=True) and G.match("a*", "a/b")
     assert G.match("*.TXT", "a.txt", nocase=True)
     assert not G.match("@(a)", "a", extglob=False) and G.match("@(a)", "@(a)", extglob=False)
+
+
+@needs_bash
+def test_globignore_against_bash(tmp_path: Path) -> None:
+    """GLOBIGNORE: wildcards stop at "/" and take leading dots, but a final * takes the rest."""
+    for f in FILES:
+        p = tmp_path / f
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x")
+    ignores = ["*", "s*", "*x.c", "*/x.c", "*c", "*.c", "sub*", "?ub/*", "*deep", "?h*",
+               "[.]h*", "a\\*", "*.c:B*", "@(a|s)*"]
+    lines = ["shopt -s extglob"]
+    for g in ignores:
+        lines.append(f"GLOBIGNORE='{g}'; echo sub/* : * : .*")
+    want, got = _both("\n".join(lines), tmp_path)
+    assert want.count("\n") == len(ignores)
+    assert got.splitlines() == want.splitlines()

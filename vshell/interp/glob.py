@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from vshell.text.glob import compile_glob as compile_pattern
-from vshell.text.glob import has_magic, match, unescape
+from vshell.text.glob import has_magic, unescape
 
 __all__ = ["glob_expand", "split_globignore"]
 
@@ -44,6 +44,7 @@ def glob_expand(
     read and at each entry, so a walk through looping links ends when the run does.
     """
     g = _Globber(fs, cwd, dotglob, extglob, nocaseglob, globstar, check)
+    g.ignore = globignore or []
     body = pattern.rstrip("/")
     suffix = pattern[len(body):]
     if not body:
@@ -51,7 +52,7 @@ def glob_expand(
     parts = body.split("/")
     results = list(g.walk(parts, suffix))
     if globignore:
-        results = [r for r in results if not any(match(p, r, extglob=extglob) for p in globignore)]
+        results = [r for r in results if not g.ignored(r)]
     return sorted(set(results))
 
 
@@ -61,12 +62,25 @@ class _Globber:
         check: Callable[[], None] | None = None,
     ) -> None:
         self.check = check or _no_check
+        self.ignore: list[str] = []
         self.fs = fs
         self.cwd = cwd
         self.dotglob = dotglob
         self.extglob = extglob
         self.nocase = nocase
         self.globstar = globstar
+
+    def ignored(self, path: str) -> bool:
+        """Whether GLOBIGNORE drops ``path``.  Like bash, wildcards stop at "/" and take
+        leading dots, except a final ``*``, which takes the rest of the path."""
+        for pat in self.ignore:
+            body = pat.rstrip("*")
+            trailing = len(body) < len(pat) and (len(body) - len(body.rstrip("\\"))) % 2 == 0
+            g = compile_pattern(body if trailing else pat, extglob=self.extglob, pathname=True,
+                                dotglob=True)
+            if g.prefix_ends(path) if trailing else g.fullmatch(path):
+                return True
+        return False
 
     def abs(self, display: str) -> str:
         """Virtual path of a result prefix (the VFS normalizes ``..`` and ``//``)."""
