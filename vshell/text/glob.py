@@ -32,6 +32,7 @@ __all__ = [
     "compile_fnmatch",
     "compile_glob",
     "fnmatch",
+    "fnmatch_suffix",
     "has_magic",
     "match",
     "remove_prefix",
@@ -751,6 +752,22 @@ def compile_fnmatch(pattern: str, icase: bool = False) -> Glob:
 def fnmatch(pattern: str, name: str, icase: bool = False) -> bool:
     """Whether ``name`` matches ``pattern`` as :func:`compile_fnmatch` reads it."""
     return compile_fnmatch(pattern, icase).fullmatch(name) is not None
+
+
+def fnmatch_suffix(pattern: str, name: str, icase: bool = False) -> bool:
+    """Whether the whole ``name`` or a trailing part of it that starts right after a ``/``
+    (with a non-``/``) matches: gnulib exclude's unanchored wildcard match, which GNU
+    ``grep --include/--exclude`` applies to command-line file names."""
+    rx = compile_fnmatch(pattern, icase)
+    if rx.fullmatch(name) is not None:
+        return True
+    i = name.find("/")
+    while i != -1:
+        if i + 1 < len(name) and name[i + 1] != "/" and rx.fullmatch(name, i + 1) is not None:
+            return True
+        i = name.find("/", i + 1)
+    return False
+
 
 
 # ---------------------------------------------------------------------------------------
