@@ -4,6 +4,7 @@ the run's timeout without leaving a thread behind."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import threading
 import time
@@ -14,6 +15,7 @@ import pytest
 from tests.freeze.harness import (
     PYTHON_INSIDES,
     SLACK,
+    Observed,
     assert_bounded,
     run_cli,
     run_in_process,
@@ -145,3 +147,45 @@ def test_mcp_glob_tool_stops_on_looping_links(monkeypatch: pytest.MonkeyPatch) -
     assert err.value.code == "E_TIMEOUT"
     assert elapsed < 0.5 + 0.1
     assert threading.active_count() == before
+
+
+# deny rules are checked at every walk step; a backtracking matcher took 293 s on one name
+DENY_BAD = "*a*a*a*a*a*a*a*a*b"
+LONG_NAME = "a" * 250
+DENY_WALK = f"cd /tmp && touch {LONG_NAME} && ls | wc -l && find /tmp -name 'a*' | wc -l"
+
+
+def test_pathological_deny_pattern_in_process() -> None:
+    obs = run_in_process(DENY_WALK, timeout=2.0, deny=[DENY_BAD, "/tmp/**/" + DENY_BAD])
+    assert_bounded(obs, 2.0)
+    assert obs.elapsed < 1.0, f"took {obs.elapsed:.2f}s: deny matching should be instant"
+    assert obs.stdout == b"1\n1\n", obs.stderr
+
+
+def test_pathological_deny_pattern_still_denies() -> None:
+    obs = run_in_process(f"cd /tmp && touch {LONG_NAME}b; echo $?", timeout=2.0,
+                         deny=[DENY_BAD])
+    assert_bounded(obs, 2.0)
+    assert obs.stdout == b"1\n", obs.stdout + obs.stderr
+
+
+def test_pathological_deny_path_cli() -> None:
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "vshell", "--timeout", "2s", "--deny-path",
+                        DENY_BAD, "-c", DENY_WALK], capture_output=True, timeout=60)
+    obs = Observed(time.perf_counter() - t0, 0.0, p.returncode, p.stdout, p.stderr)
+    assert_bounded(obs, 2.0, cli=True)
+    assert obs.stdout == b"1\n1\n", obs.stderr
+
+
+@pytest.mark.parametrize("script", [
+    f"grep -r --include='{BAD}' --exclude='{BAD}' --exclude-dir='{BAD}' x /tmp; echo $?",
+    f"grep --include='{BAD}' x /tmp/{LONG_NAME}; grep --exclude='{BAD}' x /tmp/{LONG_NAME}",
+    f"tree -P '{BAD}|{BAD}' -I '{BAD}' /tmp | wc -l",
+    f"mkdir -p /tmp/o && cp /tmp/{LONG_NAME} /tmp/o/ && diff -r -x '{BAD}' /tmp/o /tmp; echo $?",
+])
+def test_name_pattern_options_are_linear(script: str) -> None:
+    obs = run_in_process(f"cd /tmp && echo x > {LONG_NAME}{LONG_NAME[:4]} && "
+                         f"echo x > {LONG_NAME} && " + script, timeout=2.0)
+    assert_bounded(obs, 2.0)
+    assert obs.elapsed < 1.0, f"took {obs.elapsed:.2f}s: {obs.stderr!r}"
