@@ -39,13 +39,13 @@ GREP_OPTS = [
     "--include=*.c", "--include=sub/*.c", "--include=sub*", "--include=a.c",
     "--include=[a].c", "--include=[!b].c", "--exclude=sub/*.c", "--exclude=*/a.c",
     "--exclude=a.c", r"--exclude=x\[1\].c", "--exclude=*", "--exclude-dir=s*",
-    "--exclude-dir=.h", "--exclude-dir=su?",
+    "--exclude-dir=.h", "--exclude-dir=su?", "--exclude=/a.c", "--include=/a.c",
 ]
 
 
 @pytest.mark.parametrize("opt", GREP_OPTS)
 @pytest.mark.parametrize("args", [["-r", "hi", "."], ["hi", "sub/a.c", "b.c", "./sub/a.c"],
-                                  ["-r", "hi", "./sub", "lib"]])
+                                  ["-r", "hi", "./sub", "lib"], ["hi", "sub//a.c", ".//b.c"]])
 def test_grep_name_patterns_match_gnu(root: Path, opt: str, args: list[str]) -> None:
     _need("grep")
     argv = ["grep", opt, *args]

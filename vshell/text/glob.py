@@ -755,15 +755,15 @@ def fnmatch(pattern: str, name: str, icase: bool = False) -> bool:
 
 
 def fnmatch_suffix(pattern: str, name: str, icase: bool = False) -> bool:
-    """Whether the whole ``name`` or a trailing part of it that starts right after a ``/``
-    (with a non-``/``) matches: gnulib exclude's unanchored wildcard match, which GNU
-    ``grep --include/--exclude`` applies to command-line file names."""
+    """Whether the whole ``name`` or a trailing part of it that follows a ``/`` matches:
+    the unanchored wildcard match GNU ``grep --include/--exclude`` applies to command-line
+    file names (observed: ``/a.c`` matches ``q//a.c``, ``a.c`` matches it too)."""
     rx = compile_fnmatch(pattern, icase)
     if rx.fullmatch(name) is not None:
         return True
     i = name.find("/")
     while i != -1:
-        if i + 1 < len(name) and name[i + 1] != "/" and rx.fullmatch(name, i + 1) is not None:
+        if rx.fullmatch(name, i + 1) is not None:
             return True
         i = name.find("/", i + 1)
     return False
