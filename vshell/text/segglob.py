@@ -53,7 +53,7 @@ class SegmentGlob:
     def __init__(self, patterns: Sequence[Sequence[str]]) -> None:
         self.source = "|".join(f"(?:{translate(p)})" for p in patterns)
         self._rx = re2.compile(self.source.encode("ascii"), _OPTIONS) if patterns else None
-        # Each pattern's longest literal piece must occur in a matching path; when no
+        # Each pattern has a literal piece that must occur in a matching path; when no
         # pattern's piece does, a substring test answers without running RE2 (the common
         # case at every walk step).  None: some pattern has no literal, always run RE2.
         needles = [_needle(p) for p in patterns]
@@ -63,11 +63,23 @@ class SegmentGlob:
         """Whether ``path`` (absolute, normalized) or one of its parents matches."""
         if self._rx is None:
             return False
-        if self._needles is not None and not any(n in path for n in self._needles):
-            return False
+        if self._needles is not None:
+            for needle in self._needles:
+                if needle in path:
+                    break
+            else:
+                return False
         return self._rx.fullmatch(path.encode("utf-8", "surrogateescape")) is not None
 
 
 def _needle(segments: Sequence[str]) -> str:
-    pieces = [piece for seg in segments if seg != ANY_SEGMENTS for piece in seg.split("*")]
-    return max(pieces, key=len, default="")
+    """The literal a matching path must contain: the last segment's longest piece when it
+    is not tiny (leading directories such as ``/work`` occur in every path), else the
+    pattern's longest piece."""
+    named = [seg for seg in segments if seg != ANY_SEGMENTS]
+    if not named:
+        return ""
+    last = max(named[-1].split("*"), key=len)
+    if len(last) >= 3:
+        return last
+    return max((piece for seg in named for piece in seg.split("*")), key=len)
