@@ -1,87 +1,24 @@
 """Helpers shared by the file commands: GNU's file-name quoting, error text, sizes, reading.
 
-GNU coreutils quote names in diagnostics in two ways: ``quotef``/``quoteaf`` use the
-shell-escape style (``'a b'``, ``'x'$'\\n''y'``) and ``quote`` uses the locale style, which
-in a UTF-8 locale is ``‘name’`` with C escapes.  Which one a message uses is per tool and per
-message, so each command picks the helper matching GNU's output.
+The quoting helpers are :mod:`vshell.text.gnuquote`'s (``quotef``/``quoteaf`` the
+shell-escape style, ``quote`` the locale style), under the names GNU's sources use.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import unicodedata
 from collections.abc import Iterator
 
 from vshell.command import Invocation
+from vshell.text import gnuquote
 
 CHUNK = 65536
 
-# Characters that force quoting in GNU's shell-escape style (``quotef``).
-_SHELL_SPECIAL = set(" \t!\"$&'()*;<=>?[\\^`|:")
-_SHELL_SPECIAL_START = _SHELL_SPECIAL | {"#", "~"}
-_C_ESCAPES = {7: "a", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t", 11: "v"}
-
-
-def _segments(name: str) -> list[tuple[bool, str]]:
-    """Split ``name`` into (printable, text) runs; undecodable bytes are never printable."""
-    out: list[tuple[bool, str]] = []
-    for ch in name:
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:  # surrogateescape'd raw byte
-            ok, text = False, "\\%03o" % (code - 0xDC00)
-        elif code < 32 or code == 127 or unicodedata.category(ch) in ("Cc", "Cs", "Cn"):
-            ok = False
-            text = (
-                "\\" + _C_ESCAPES[code]
-                if code in _C_ESCAPES
-                else "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
-            )
-        else:
-            ok, text = True, ch
-        if out and out[-1][0] == ok:
-            out[-1] = (ok, out[-1][1] + text)
-        else:
-            out.append((ok, text))
-    return out
-
-
-def shell_quote(name: str, always: bool = False) -> str:
-    """GNU's shell-escape quoting (``quotef`` when not ``always``, ``quoteaf`` when always)."""
-    if name == "":
-        return "''"
-    segs = _segments(name)
-    plain = len(segs) == 1 and segs[0][0]
-    if plain:
-        needs = always or name[0] in _SHELL_SPECIAL_START or any(c in _SHELL_SPECIAL for c in name)
-        if not needs:
-            return name
-        if "'" in name and not any(c in "\"$`\\!" for c in name):
-            return '"' + name + '"'
-        return "'" + name.replace("'", "'\\''") + "'"
-    parts: list[str] = []
-    for i, (ok, text) in enumerate(segs):
-        if ok:
-            parts.append("'" + text.replace("'", "'\\''") + "'")
-        else:
-            if i == 0:
-                parts.append("''")
-            parts.append("$'" + text + "'")
-    return "".join(parts)
-
-
-def quotef(name: str) -> str:
-    return shell_quote(name, False)
-
-
-def quoteaf(name: str) -> str:
-    return shell_quote(name, True)
-
-
-def quote(name: str) -> str:
-    """GNU ``quote()`` in a UTF-8 locale: ‘name’ with C-style escapes for unprintables."""
-    body = "".join(text for _, text in _segments(name.replace("\\", "\\\\")))
-    return "\u2018" + body + "\u2019"
+# GNU's name quoting lives in the text layer; these are the names the commands use.
+quotef = gnuquote.shell_escape
+quoteaf = gnuquote.shell_escape_always
+quote = gnuquote.locale_quote
 
 
 def strerror(exc: OSError) -> str:

@@ -13,6 +13,7 @@ from typing import IO
 from vshell.builtins import _opts
 from vshell.builtins._helptext import HELP, VERSION
 from vshell.command import Exit, Invocation
+from vshell.text import gnuquote
 
 CHUNK = 65536
 
@@ -79,23 +80,10 @@ def strerror(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def quote(name: str) -> str:
-    """GNU ``quote()`` in a UTF-8 locale: ‘name’ (curly quotes)."""
-    return f"\u2018{name}\u2019"
-
-
-def squote(name: str) -> str:
-    """GNU ``quotef``/shell-escape quoting of a file name: bare if safe, else '...'."""
-    if name and all(c.isalnum() or c in "_-./+,:@%^=" for c in name):
-        return name
-    return aquote(name)
-
-
-def aquote(name: str) -> str:
-    """GNU ``quoteaf`` (shell-escape-always) quoting of a file name: always quoted."""
-    if "'" not in name:
-        return f"'{name}'"
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+# GNU's name quoting (the text layer's): locale style, and shell-escape (always) style
+quote = gnuquote.locale_quote
+squote = gnuquote.shell_escape
+aquote = gnuquote.shell_escape_always
 
 
 def chunks(inv: Invocation, f: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:

@@ -8,7 +8,6 @@ match GNU diff's; directories are compared with ``-r`` the way GNU walks them.
 from __future__ import annotations
 
 import datetime as _dt
-import fnmatch
 import re
 import stat as _stat
 import time
@@ -18,7 +17,7 @@ from vshell.builtins._diffcore import Change
 from vshell.builtins._diffcore import diff as core_diff
 from vshell.command import Exit, Invocation
 from vshell.records import record
-from vshell.text import regex
+from vshell.text import glob, regex
 
 _LONG = ["side-by-side", "width=", "suppress-common-lines",
          "brief", "report-identical-files", "unified=?", "context=?", "normal", "ignore-case",
@@ -650,7 +649,7 @@ def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) 
             inv.error(f"{d}: {tio.strerror(e)}")
             return 2
     if o.exclude:
-        names = [{n for n in s if not any(fnmatch.fnmatchcase(n, p) for p in o.exclude)}
+        names = [{n for n in s if not any(glob.fnmatch(p, n) for p in o.exclude)}
                  for s in names]
     status = 0
     for name in sorted(names[0] | names[1], key=lambda s: s.encode("utf-8", "surrogateescape")):

@@ -22,13 +22,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from vshell.builtins import _glob
 from vshell.builtins._futil import enc, group_name, owner_name, quote
 from vshell.builtins._modes import apply as apply_mode
 from vshell.builtins._timefmt import localtime, strftime, zone
 from vshell.command import Exit, Invocation
 from vshell.records import field, record
-from vshell.text import regex
+from vshell.text import glob, regex
 
 HELP = """\
 Usage: find [-H] [-L] [-P] [path...] [expression]
@@ -241,12 +240,12 @@ class Parser:
 
     def _name(self, tok: str, icase: bool) -> Node:
         pat = self.arg(tok)
-        rx = _glob.compile_glob(pat, icase)
+        rx = glob.compile_fnmatch(pat, icase)
 
         def test(c: Ctx) -> bool:
             base = c.path.rstrip("/")
             base = base.rsplit("/", 1)[-1] if base else "/"
-            return rx.match(base) is not None
+            return rx.fullmatch(base) is not None
 
         return test
 
@@ -257,8 +256,8 @@ class Parser:
         return self._name(tok, True)
 
     def _path(self, tok: str, icase: bool) -> Node:
-        rx = _glob.compile_glob(self.arg(tok), icase)
-        return lambda c: rx.match(c.path) is not None
+        rx = glob.compile_fnmatch(self.arg(tok), icase)
+        return lambda c: rx.fullmatch(c.path) is not None
 
     def p_path(self, tok: str) -> Node:
         return self._path(tok, False)

@@ -14,7 +14,6 @@ matching as GNU does, but buffer boundaries (when a NUL is first seen) are ours.
 
 from __future__ import annotations
 
-import fnmatch
 import re
 import stat
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from typing import Any
 from vshell.builtins._opts import Options, UsageError, parse
 from vshell.command import Exit, Invocation, describe_oserror
 from vshell.records import field, record
-from vshell.text import regex
+from vshell.text import glob, regex
 
 CHUNK = 1 << 20
 
@@ -796,19 +795,25 @@ def _size(fs, vpath: str) -> int | None:
         return None
 
 
+def _name_matches(pat: str, path: str, command_line: bool) -> bool:
+    """GNU grep: a file met in a walk by its base name, a command-line one by any name
+    suffix (the whole name or a part after a ``/``); ``*`` crosses ``/``."""
+    if command_line:
+        return glob.fnmatch_suffix(pat, path)
+    return glob.fnmatch(pat, path.rstrip("/").rsplit("/", 1)[-1])
+
+
 def _excluded(cfg: Config, path: str, command_line: bool) -> bool:
-    base = path.rstrip("/").rsplit("/", 1)[-1]
-    for pat in cfg.excludes:
-        if fnmatch.fnmatchcase(base, pat) or (command_line and fnmatch.fnmatchcase(path, pat)):
-            return True
+    if any(_name_matches(pat, path, command_line) for pat in cfg.excludes):
+        return True
     if cfg.includes:
-        return not any(fnmatch.fnmatchcase(base, pat) for pat in cfg.includes)
+        return not any(_name_matches(pat, path, command_line) for pat in cfg.includes)
     return False
 
 
 def _dir_excluded(cfg: Config, path: str) -> bool:
     base = path.rstrip("/").rsplit("/", 1)[-1]
-    return any(fnmatch.fnmatchcase(base, pat) for pat in cfg.exclude_dirs)
+    return any(glob.fnmatch(pat, base) for pat in cfg.exclude_dirs)
 
 
 class Grep:

@@ -278,13 +278,13 @@ def _read_batches(inv: Invocation, name: str, eol: bytes) -> Iterator[list[bytes
     try:
         f = tio.open_input(inv, name)
     except IsADirectoryError:
-        raise _die(inv, f"read failed: {name}: Is a directory") from None
+        raise _die(inv, f"read failed: {tio.squote(name)}: Is a directory") from None
     except OSError as e:
-        raise _die(inv, f"cannot read: {name}: {tio.strerror(e)}") from None
+        raise _die(inv, f"cannot read: {tio.squote(name)}: {tio.strerror(e)}") from None
     try:
         yield from tio.record_batches(inv, f, eol)
     except OSError as e:
-        raise _die(inv, f"read failed: {name}: {tio.strerror(e)}") from None
+        raise _die(inv, f"read failed: {tio.squote(name)}: {tio.strerror(e)}") from None
     finally:
         tio.close_input(inv, f)
 
@@ -357,7 +357,7 @@ def _emit(inv: Invocation, cfg: _Config, output: str | None, lines: Iterable[byt
         try:
             out = inv.fs.open(inv.abs(output), "wb")
         except OSError as e:
-            raise _die(inv, f"open failed: {output}: {tio.strerror(e)}") from None
+            raise _die(inv, f"open failed: {tio.squote(output)}: {tio.strerror(e)}") from None
         try:
             _write(inv, out, cfg.eol, lines)
         finally:

@@ -17,12 +17,12 @@ import tarfile
 from collections.abc import Callable
 from typing import IO
 
-from vshell.builtins import _glob
 from vshell.builtins._copy import link_escapes
 from vshell.builtins._futil import CHUNK, enc, group_name, owner_name, strerror
 from vshell.builtins._opts import parse
 from vshell.builtins._timefmt import localtime, strftime, zone
 from vshell.command import Exit, Invocation
+from vshell.text.glob import fnmatch
 
 HELP = """\
 Usage: tar [OPTION...] [FILE]...
@@ -129,7 +129,7 @@ class Tar:
         parts = name.rstrip("/").split("/")
         pieces = ["/".join(parts[i : j + 1]) for i in range(len(parts))
                   for j in range(i, len(parts))]
-        return any(_glob.match(p, t) for p in self.excludes for t in pieces)
+        return any(fnmatch(p, t) for p in self.excludes for t in pieces)
 
     # --- create --------------------------------------------------------------------------
     def create(self) -> None:
@@ -285,7 +285,7 @@ class Tar:
         clean = name.rstrip("/")
         for op in self.operands:
             o = op.rstrip("/")
-            if clean == o or clean.startswith(o + "/") or _glob.match(o, clean):
+            if clean == o or clean.startswith(o + "/") or fnmatch(o, clean):
                 self.matched.add(op)
                 return True
         return False

@@ -10,25 +10,16 @@ import re
 from vshell.builtins import _textio as tio
 from vshell.builtins._numarg import SIZE_MAX, parse_count
 from vshell.command import Exit, Invocation
-
-_CLASSES: dict[str, bytes] = {}
+from vshell.text import posix_class
 
 
 def _class(name: str) -> bytes | None:
-    if not _CLASSES:
-        allb = [bytes([i]) for i in range(256)]
-        tests = {
-            "alnum": lambda c: c.isalnum(), "alpha": lambda c: c.isalpha(),
-            "blank": lambda c: c in b" \t", "cntrl": lambda c: ord(c) < 32 or ord(c) == 127,
-            "digit": lambda c: c.isdigit(), "graph": lambda c: 33 <= ord(c) <= 126,
-            "lower": lambda c: c.islower(), "print": lambda c: 32 <= ord(c) <= 126,
-            "punct": lambda c: 33 <= ord(c) <= 126 and not c.isalnum(),
-            "space": lambda c: c in b" \t\n\r\x0b\x0c", "upper": lambda c: c.isupper(),
-            "xdigit": lambda c: c in b"0123456789abcdefABCDEF",
-        }
-        for n, t in tests.items():
-            _CLASSES[n] = b"".join(c for c in allb if c.isascii() and t(c))
-    return _CLASSES.get(name)
+    """The bytes of a POSIX class; GNU tr's classes are ASCII in every locale."""
+    try:
+        spans = posix_class.ascii_ranges(name)
+    except KeyError:
+        return None
+    return bytes(b for lo, hi in spans for b in range(lo, hi + 1))
 
 
 _ESC = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11}

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-import fnmatch
 import stat as st
 
 from vshell.builtins._futil import enc
 from vshell.builtins._opts import parse
 from vshell.command import Exit, Invocation
+from vshell.text import glob
 
 HELP = """\
 usage: tree [-adfF] [-L level] [-P pattern] [-I pattern] [--dirsfirst] [--noreport]
@@ -24,6 +24,12 @@ usage: tree [-adfF] [-L level] [-P pattern] [-I pattern] [--dirsfirst] [--norepo
   --noreport    Turn off file/directory count at end of tree listing.
   --dirsfirst   List directories before files.
 """
+
+def _any_match(patterns: list[str], name: str) -> bool:
+    """tree's ``-P``/``-I``: each pattern is alternatives split at every ``|``, matched
+    against the entry's name as fnmatch(3) reads it (linear, no backtracking)."""
+    return any(glob.fnmatch(alt, name) for p in patterns for alt in p.split("|"))
+
 
 TEE, ELL, BAR, GAP = "├── ", "└── ", "│\u00a0\u00a0 ", "    "
 
@@ -86,9 +92,9 @@ class Tree:
             if self.dirs_only and not is_dir:
                 continue
             if (not st.S_ISDIR(lst.st_mode) and self.include
-                    and not any(fnmatch.fnmatchcase(name, p) for p in self.include)):
+                    and not _any_match(self.include, name)):
                 continue
-            if any(fnmatch.fnmatchcase(name, p) for p in self.exclude):
+            if _any_match(self.exclude, name):
                 continue
             result.append((name, lst, target))
         result.sort(key=lambda e: enc(e[0]))

@@ -225,5 +225,6 @@ def _print(inv: Invocation, c: _Counter, order: list[str], width: int, name: str
     vals = [getattr(c, k) for k in order]
     line = " ".join(str(v).rjust(width) for v in vals)
     if name is not None:
-        line += " " + name
+        # GNU wc 9 quotes a name in its counts only when a newline would break the line
+        line += " " + (tio.squote(name) if "\n" in name else name)
     inv.stdout.write(line.encode("utf-8", "surrogateescape") + b"\n")

@@ -35,71 +35,6 @@ def b_false(sh: Shell, name: str, args: list[str]) -> int:
     return 1
 
 
-def _echo_escapes(s: str) -> tuple[str, bool]:
-    """Interpret ``echo -e`` escapes; returns (text, stop) where stop is ``\\c`` seen."""
-    out: list[str] = []
-    i = 0
-    n = len(s)
-    simple = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-              "t": "\t", "v": "\v", "\\": "\\"}
-    while i < n:
-        c = s[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        e = s[i + 1]
-        if e in simple:
-            out.append(simple[e])
-            i += 2
-        elif e == "c":
-            return "".join(out), True
-        elif e == "0":
-            j = i + 2
-            k = j
-            while k < n and k < j + 3 and s[k] in "01234567":
-                k += 1
-            v = int(s[j:k], 8) if k > j else 0
-            out.append(_byte(v & 0xFF))
-            i = k
-        elif e == "x":
-            j = i + 2
-            k = j
-            while k < n and k < j + 2 and s[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == j:
-                out.append("\\x")
-                i += 2
-            else:
-                out.append(_byte(int(s[j:k], 16)))
-                i = k
-        elif e in "uU":
-            j = i + 2
-            k = j
-            lim = 4 if e == "u" else 8
-            while k < n and k < j + lim and s[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == j:
-                out.append("\\" + e)
-                i += 2
-            else:
-                try:
-                    out.append(chr(int(s[j:k], 16)))
-                except (ValueError, OverflowError):
-                    out.append("?")
-                i = k
-        else:
-            out.append("\\" + e)
-            i += 2
-    from vshell.syntax.words import normalize_bytes
-
-    return normalize_bytes("".join(out)), False
-
-
-def _byte(v: int) -> str:
-    return chr(v) if v < 0x80 else bytes([v]).decode("utf-8", "surrogateescape")
-
-
 def b_echo(sh: Shell, name: str, args: list[str]) -> int:
     newline = True
     escapes = sh.state.shopt.get("xpg_echo", False)
@@ -119,8 +54,11 @@ def b_echo(sh: Shell, name: str, args: list[str]) -> int:
         break
     text = " ".join(args[i:])
     if escapes:
-        text, stop = _echo_escapes(text)
-        if stop:
+        from vshell.text import escapes as esc
+
+        dec = esc.decode(text, esc.ECHO)
+        text = dec.text
+        if dec.stop:
             newline = False
     if newline:
         text += "\n"

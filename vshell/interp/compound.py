@@ -266,7 +266,7 @@ def _select(sh: Shell, cmd: ast.Select) -> int:
 
 
 def _case(sh: Shell, cmd: ast.Case) -> int:
-    from vshell.interp import pattern as P
+    from vshell.text import glob as P
 
     st = sh.state
     st.lineno = cmd.line

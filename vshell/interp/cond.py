@@ -415,7 +415,7 @@ class _DParser:
             self.i += 3
             op = nxt
             if op in ("=", "==", "!="):
-                from vshell.interp import pattern as P
+                from vshell.text import glob as P
 
                 pat = ex.pattern(rhs)
                 if sh.state.options.get("xtrace"):

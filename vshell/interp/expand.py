@@ -204,7 +204,7 @@ class Expander:
                 out.append("".join(t for t, _ in f))
                 continue
             pat = "".join(escape_glob(t) if k == QUO else t for t, k in f)
-            from vshell.interp.pattern import has_magic
+            from vshell.text.glob import has_magic
 
             if not has_magic(pat, extglob):
                 out.append("".join(t for t, _ in f))
@@ -502,7 +502,7 @@ class Expander:
         if op == ":":
             return self._slice(p, vals, is_list, star, quoted)
         if op in ("#", "##", "%", "%%"):
-            from vshell.interp import pattern as P
+            from vshell.text import glob as P
 
             pat = self.pattern_parts(p.arg or [])
             kw = self._pat_flags()
@@ -512,7 +512,7 @@ class Expander:
                 res = [P.remove_suffix(v, pat, op == "%%", **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("/", "//", "/#", "/%"):
-            from vshell.interp import pattern as P
+            from vshell.text import glob as P
 
             pat = self.pattern_parts(p.arg or [])
             amp = st.shopt.get("patsub_replacement", True)
@@ -522,9 +522,8 @@ class Expander:
             for v in vals:
                 if len(v) * (1 + len(rep)) >= limits.THRESHOLD:
                     limits.need(st.memory, _replaced_size(v, pat, rep, mode))
-            check = self.sh.check if mode == "/" else None  # long values only: see replace
-            res = [P.replace(v, pat, rep, mode, ampersand=amp,
-                             check=check if len(v) >= 4096 else None, **kw) for v in vals]
+            check = self.sh.ctx.cancel.check
+            res = [P.replace(v, pat, rep, mode, ampersand=amp, check=check, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):
             res = [self._case_mod(v, op, p.arg) for v in vals]
@@ -717,7 +716,7 @@ class Expander:
             if allchars:
                 return _towcase(v, upper)
             return _towcase(v[:1], upper) + v[1:]
-        from vshell.interp import pattern as P
+        from vshell.text import glob as P
 
         out = []
         for i, ch in enumerate(v):

@@ -12,10 +12,11 @@ failglob, or the word unchanged).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from vshell.interp.pattern import compile_pattern, has_magic, match, unescape
+from vshell.text.glob import compile_glob as compile_pattern
+from vshell.text.glob import has_magic, unescape
 
 __all__ = ["glob_expand", "split_globignore"]
 
@@ -30,6 +31,7 @@ def glob_expand(
     nocaseglob: bool = False,
     globstar: bool = False,
     globignore: list[str] | None = None,
+    check: Callable[[], None] | None = None,
 ) -> list[str]:
     """Expand ``pattern`` (backslash-escape convention) against ``fs`` from ``cwd``.
 
@@ -38,9 +40,11 @@ def glob_expand(
     ``globstar`` a ``**`` component matches zero or more directories (symlinked
     directories are listed but not descended into).  A trailing ``/`` keeps directories
     only.  Names matching any ``globignore`` pattern are dropped.  ``[]`` when nothing
-    matches.
+    matches.  ``check`` (the run's cancellation check) is called before each directory is
+    read and at each entry, so a walk through looping links ends when the run does.
     """
-    g = _Globber(fs, cwd, dotglob, extglob, nocaseglob, globstar)
+    g = _Globber(fs, cwd, dotglob, extglob, nocaseglob, globstar, check)
+    g.ignore = globignore or []
     body = pattern.rstrip("/")
     suffix = pattern[len(body):]
     if not body:
@@ -48,14 +52,17 @@ def glob_expand(
     parts = body.split("/")
     results = list(g.walk(parts, suffix))
     if globignore:
-        results = [r for r in results if not any(match(p, r, extglob=extglob) for p in globignore)]
+        results = [r for r in results if not g.ignored(r)]
     return sorted(set(results))
 
 
 class _Globber:
     def __init__(
-        self, fs: Any, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool
+        self, fs: Any, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool,
+        check: Callable[[], None] | None = None,
     ) -> None:
+        self.check = check or _no_check
+        self.ignore: list[str] = []
         self.fs = fs
         self.cwd = cwd
         self.dotglob = dotglob
@@ -63,11 +70,24 @@ class _Globber:
         self.nocase = nocase
         self.globstar = globstar
 
+    def ignored(self, path: str) -> bool:
+        """Whether GLOBIGNORE drops ``path``.  Like bash, wildcards stop at "/" and take
+        leading dots, except a final ``*``, which takes the rest of the path."""
+        for pat in self.ignore:
+            body = pat.rstrip("*")
+            trailing = len(body) < len(pat) and (len(body) - len(body.rstrip("\\"))) % 2 == 0
+            g = compile_pattern(body if trailing else pat, extglob=self.extglob, pathname=True,
+                                dotglob=True)
+            if g.prefix_ends(path) if trailing else g.fullmatch(path):
+                return True
+        return False
+
     def abs(self, display: str) -> str:
         """Virtual path of a result prefix (the VFS normalizes ``..`` and ``//``)."""
         return posixpath.join(self.cwd, display) if display else self.cwd
 
     def entries(self, display: str) -> list[Any]:
+        self.check()
         try:
             return list(self.fs.scandir(self.abs(display)))
         except (OSError, ValueError):
@@ -126,6 +146,7 @@ class _Globber:
             want_dir = not final or bool(suffix)
             for p in prefixes:
                 for e in self.entries(p):
+                    self.check()
                     name = e.name
                     if name in (".", "..") or not rx.fullmatch(name):
                         continue
@@ -149,6 +170,7 @@ class _Globber:
         Symlinks to directories count as directories but are not descended into.
         """
         for e in self.entries(prefix):
+            self.check()
             if not self._visible(e.name):
                 continue
             path = prefix + e.name
@@ -181,6 +203,10 @@ class _Globber:
             if suffix and not is_dir:
                 continue
             yield path + suffix
+
+
+def _no_check() -> None:
+    pass
 
 
 def _is_dir(entry: Any) -> bool:

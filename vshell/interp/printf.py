@@ -7,8 +7,8 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from vshell.interp.builtins_core import _byte, _echo_escapes
 from vshell.interp.quoting import printf_q
+from vshell.text import escapes
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
@@ -19,71 +19,6 @@ _SPEC = re.compile(r"%([-+ #0'I]*)(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|L|q|j|z|t
 
 class PrintfError(Exception):
     pass
-
-
-def _printf_escapes(s: str) -> str:
-    from vshell.syntax.words import normalize_bytes
-
-    return normalize_bytes(_printf_escapes_raw(s))
-
-
-def _printf_escapes_raw(s: str) -> str:
-    """Escapes in the format string itself (not %b): like echo -e but \\c is literal-ish."""
-    out: list[str] = []
-    i = 0
-    n = len(s)
-    simple = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-              "t": "\t", "v": "\v", "\\": "\\", '"': '"', "'": "'", "?": "?"}
-    while i < n:
-        c = s[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        e = s[i + 1]
-        if e in simple:
-            out.append(simple[e])
-            i += 2
-        elif e in "01234567":
-            j = i + 1
-            k = j
-            while k < n and k < j + 3 and s[k] in "01234567":
-                k += 1
-            out.append(_byte(int(s[j:k], 8) & 0xFF))
-            i = k
-        elif e == "x":
-            j = i + 2
-            k = j
-            while k < n and k < j + 2 and s[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == j:
-                out.append("\\x")
-                i += 2
-            else:
-                out.append(_byte(int(s[j:k], 16)))
-                i = k
-        elif e in "uU":
-            j = i + 2
-            k = j
-            lim = 4 if e == "u" else 8
-            while k < n and k < j + lim and s[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == j:
-                out.append("\\" + e)
-                i += 2
-            else:
-                try:
-                    out.append(chr(int(s[j:k], 16)))
-                except (ValueError, OverflowError):
-                    out.append("?")
-                i = k
-        elif e == "c":
-            out.append("\\c")
-            i += 2
-        else:
-            out.append("\\" + e)
-            i += 2
-    return "".join(out)
 
 
 class _Args:
@@ -223,20 +158,24 @@ class _BadFormat(Exception):
     pass
 
 
+def _literal(sh: Shell, text: str, mode: str) -> escapes.Decoded:
+    """Decode printf escapes, reporting the malformed ones as bash does."""
+    dec = escapes.decode(text, mode)
+    for msg in dec.errors:
+        sh.err(f"printf: {msg}")
+    return dec
+
+
 def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
     """One pass over the format; returns (text, stop) where stop is a ``\\c`` or NUL."""
     out: list[str] = []
     padding = 0  # characters of field width and precision asked for in this pass
-    fmt = _printf_escapes(fmt)
     i = 0
     n = len(fmt)
     while i < n:
         k = fmt.find("%", i)
-        lit = fmt[i:] if k < 0 else fmt[i:k]
-        if "\\c" in lit:
-            out.append(lit[: lit.index("\\c")])
-            return "".join(out), True
-        out.append(lit)
+        # escapes are decoded between conversions only, so "\045d" prints "%d"
+        out.append(_literal(sh, fmt[i:] if k < 0 else fmt[i:k], escapes.PRINTF).text)
         if k < 0:
             break
         m = _SPEC.match(fmt, k)
@@ -302,10 +241,9 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
             a = args.next()
             out.append(_pad(a or "", flags, width, prec))
         elif conv == "b":
-            a = args.next() or ""
-            text, stop = _echo_escapes(a)
-            out.append(_pad(text, flags, width, prec))
-            if stop:
+            dec = _literal(sh, args.next() or "", escapes.PRINTF_B)
+            out.append(_pad(dec.text, flags, width, prec))
+            if dec.stop:
                 return "".join(out), True
         elif conv == "q":
             a = args.next()

@@ -814,6 +814,7 @@ class Shell:
             nocaseglob=st.shopt.get("nocaseglob", False),
             globstar=st.shopt.get("globstar", False),
             globignore=split_globignore(ignore) if ignore else None,
+            check=self.ctx.cancel.check,
         )
 
     def dash_flags(self) -> str:

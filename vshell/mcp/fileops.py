@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import secrets
 import stat as st
+import time
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
@@ -25,6 +26,7 @@ COUNT_SCAN_LIMIT = 64 * 1024 * 1024  # count total lines only in files up to thi
 EDIT_MAX_BYTES = 16 * 1024 * 1024
 LIST_MAX_ENTRIES = 1000
 GLOB_MAX_MATCHES = 1000
+GLOB_TIME_LIMIT = 10.0  # seconds a glob call may walk before it is stopped
 _CHUNK = 65536
 
 
@@ -494,7 +496,14 @@ def glob_files(fs: Any, cwd: str, pattern: Any, path: Any = None) -> tuple[str, 
                 raise ToolError("E_INVALID_ARGUMENT", f"{path}: not a directory")
         except OSError as e:
             raise os_error(e, path) from None
-    matches = glob_expand(fs, base, pattern, globstar=True)
+    deadline = time.monotonic() + GLOB_TIME_LIMIT
+
+    def check() -> None:  # a walk through looping links (a -> ., */*/*/...) must end
+        if time.monotonic() > deadline:
+            raise ToolError("E_TIMEOUT", f"glob stopped after {GLOB_TIME_LIMIT:g}s; "
+                            "narrow the pattern or use bash (find)")
+
+    matches = glob_expand(fs, base, pattern, globstar=True, check=check)
     truncated = len(matches) > GLOB_MAX_MATCHES
     shown = matches[:GLOB_MAX_MATCHES]
     if not shown:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from vshell.records import record
+from vshell.text import escapes
 
 
 @record
@@ -227,23 +228,6 @@ def find_close_brace(s: str, i: int) -> int:
     return n
 
 
-_ANSI = {
-    "a": "\a",
-    "b": "\b",
-    "e": "\x1b",
-    "E": "\x1b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "?": "?",
-}
-
-
 def decode_ansi_c(s: str, i: int) -> tuple[str, int]:
     """Decode ``$'…'`` content starting after the opening quote; return (text, index after).
 
@@ -251,73 +235,17 @@ def decode_ansi_c(s: str, i: int) -> tuple[str, int]:
     """
     text, end = _decode_ansi_c(s, i)
     nul = text.find("\x00")
-    return normalize_bytes(text if nul < 0 else text[:nul]), end
-
-
-def normalize_bytes(text: str) -> str:
-    """Escaped bytes that together spell valid UTF-8 (``\\xce\\xbc``) become that character."""
-    if not any("\udc80" <= c <= "\udcff" for c in text):
-        return text
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return text if nul < 0 else text[:nul], end
 
 
 def _decode_ansi_c(s: str, i: int) -> tuple[str, int]:
-    out: list[str] = []
+    """Find the closing quote (a backslash escapes the next character), then decode."""
     n = len(s)
     j = i
-    while j < n:
-        c = s[j]
-        if c == "'":
-            return "".join(out), j + 1
-        if c != "\\" or j + 1 >= n:
-            out.append(c)
-            j += 1
-            continue
-        e = s[j + 1]
-        j += 2
-        if e in _ANSI:
-            out.append(_ANSI[e])
-        elif e in "01234567":
-            k = j - 1
-            m = k
-            while m < n and m < k + 3 and s[m] in "01234567":
-                m += 1
-            out.append(_byte_char(int(s[k:m], 8) & 0xFF))
-            j = m
-        elif e == "x":
-            m = j
-            while m < n and m < j + 2 and s[m] in "0123456789abcdefABCDEF":
-                m += 1
-            if m == j:
-                out.append("\\x")
-            else:
-                out.append(_byte_char(int(s[j:m], 16)))
-                j = m
-        elif e in "uU":
-            limit = 4 if e == "u" else 8
-            m = j
-            while m < n and m < j + limit and s[m] in "0123456789abcdefABCDEF":
-                m += 1
-            if m == j:
-                out.append("\\" + e)
-            else:
-                cp = int(s[j:m], 16)
-                try:
-                    out.append(chr(cp))
-                except (ValueError, OverflowError):
-                    out.append("\ufffd")
-                j = m
-        elif e == "c" and j < n:
-            out.append(chr(ord(s[j]) & 0x1F))
-            j += 1
-        else:
-            out.append("\\" + e)
-    return "".join(out), n
-
-
-def _byte_char(b: int) -> str:
-    """A single byte as shell text: ASCII as itself, others as a surrogate-escaped byte."""
-    return chr(b) if b < 0x80 else bytes([b]).decode("utf-8", "surrogateescape")
+    while j < n and s[j] != "'":
+        j += 2 if s[j] == "\\" else 1
+    end = min(j, n)
+    return escapes.decode(s[i:end], escapes.ANSI_C).text, min(j + 1, n)
 
 
 class WordLexer:

@@ -1,5 +1,5 @@
 """The small languages every command shares: regex dialects, glob patterns, POSIX
-character classes, C escapes and GNU quoting of names.
+character classes, C escapes, GNU quoting of names and the deny-path segment globs.
 
 Dependency-free apart from the regex engine (RE2); nothing outside this package translates
 or matches a user's pattern.  Modules are imported directly (``from vshell.text import

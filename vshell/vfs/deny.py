@@ -1,18 +1,21 @@
-"""Deny patterns: sbsh's small glob language, compiled to one regular expression.
+"""Deny patterns: sbsh's small glob language, parsed here and matched by the text layer.
 
 Syntax: ``*`` matches within one segment (never ``/``); ``**`` matches zero or more whole
 segments and must be a segment by itself; a pattern not starting with ``/`` matches at any
 depth (``.env`` means ``**/.env``); ``?``, ``[``, ``]`` and ``\\`` are rejected rather than
 silently taken literally.  A pattern also covers everything below what it names, so denying
 ``/work/secrets`` denies ``/work/secrets/key``.
+
+Matching is ``vshell.text.segglob`` (RE2, linear in the path): deny rules are checked at
+every walk step, so a pattern like ``*a*a*a*a*b`` must never backtrack.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from vshell.records import field, record
+from vshell.text.segglob import ANY_SEGMENTS, SegmentGlob
 
 __all__ = ["DenyPattern", "DenyRules", "parse_deny"]
 
@@ -21,15 +24,15 @@ _REJECTED = {"?": "'?'", "[": "'['", "]": "']'", "\\": "'\\'"}
 
 @record(frozen=True)
 class DenyPattern:
-    """One parsed pattern: the text the user gave and the regex it compiles to."""
+    """One parsed pattern: the text the user gave and its segments (``**`` = any depth)."""
 
     pattern: str
-    regex: str
-    _compiled: re.Pattern[str] = field(repr=False, compare=False)
+    segments: tuple[str, ...]
+    _compiled: SegmentGlob = field(repr=False, compare=False)
 
     def matches(self, vpath: str) -> bool:
         """Whether the normalized absolute virtual path (or one of its parents) matches."""
-        return self._compiled.match(vpath) is not None
+        return self._compiled.matches(vpath)
 
 
 def parse_deny(pattern: str) -> DenyPattern:
@@ -50,47 +53,34 @@ def parse_deny(pattern: str) -> DenyPattern:
     segments = [s for s in pattern.split("/") if s != ""]
     if not anchored:
         segments.insert(0, "**")
-    out: list[str] = []
     for seg in segments:
         if seg in (".", ".."):
             raise ValueError(f"invalid deny pattern {pattern!r}: '{seg}' segments are not allowed")
-        if seg == "**":
-            if out and out[-1] == _ANY_SEGMENTS:
-                continue  # '**/**' is '**'
-            out.append(_ANY_SEGMENTS)
-        elif "**" in seg:
+        if seg != ANY_SEGMENTS and "**" in seg:
             raise ValueError(f"invalid deny pattern {pattern!r}: '**' must be a whole path segment")
-        else:
-            out.append("/" + "[^/]*".join(re.escape(piece) for piece in seg.split("*")))
-    regex = r"\A" + "".join(out) + r"(?:/.*)?\Z"
-    return DenyPattern(pattern, regex, re.compile(regex, re.DOTALL))
-
-
-_ANY_SEGMENTS = "(?:/[^/]+)*"
+    return DenyPattern(pattern, tuple(segments), SegmentGlob([segments]))
 
 
 class DenyRules:
-    """A set of deny patterns, matched together as one regex.
+    """A set of deny patterns, matched together as one RE2 program.
 
     ``matches(vpath)`` takes a normalized absolute virtual path; a path lying inside a
     denied directory matches too.
     """
 
-    __slots__ = ("_regex", "patterns")
+    __slots__ = ("_glob", "patterns")
 
     def __init__(self, patterns: Iterable[str | DenyPattern] = ()) -> None:
         parsed = [p if isinstance(p, DenyPattern) else parse_deny(p) for p in patterns]
         self.patterns: tuple[DenyPattern, ...] = tuple(parsed)
-        self._regex: re.Pattern[str] | None = (
-            re.compile("|".join(f"(?:{p.regex})" for p in parsed), re.DOTALL) if parsed else None
-        )
+        self._glob = SegmentGlob([p.segments for p in parsed])
 
     def matches(self, vpath: str) -> bool:
         """Whether ``vpath`` is denied."""
-        return self._regex is not None and self._regex.match(vpath) is not None
+        return self._glob.matches(vpath)
 
     def __bool__(self) -> bool:
-        return self._regex is not None
+        return bool(self.patterns)
 
     def __len__(self) -> int:
         return len(self.patterns)
