@@ -343,9 +343,9 @@ def _main(argv: list[str] | None = None) -> int:
     with sb:
         if opts.command is not None:
             sb.dash_c = True
-            status = _run_script(sb, opts.command, opts.args, None)
+            status = run_script(sb, opts.command, opts.args, None)
         elif opts.file is not None:
-            status = _run_file(sb, opts.file, opts.args)
+            status = run_file(sb, opts.file, opts.args)
         elif sys.stdin is not None and not sys.stdin.isatty():
             status = _run_stdin_script(sb)
         else:
@@ -407,7 +407,7 @@ def _arm_watchdog(timeout: float | None) -> bool:
     return True
 
 
-def _run_script(sb, script: str, args: list[str], name: str | None) -> int:  # type: ignore[no-untyped-def]
+def run_script(sb, script: str, args: list[str], name: str | None) -> int:  # type: ignore[no-untyped-def]
     from vshell.command import CancelToken
     from vshell.result import Outcome
 
@@ -439,7 +439,7 @@ def _run_script(sb, script: str, args: list[str], name: str | None) -> int:  # t
     return res.exit_code
 
 
-def _run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped-def]
+def run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped-def]
     from vshell.command import _normpath
 
     full = _normpath(path if path.startswith("/") else sb.cwd.rstrip("/") + "/" + path)
@@ -454,7 +454,7 @@ def _run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped
         return 127
     sb._state.positional = list(args)
     sb._state.main_file = path  # BASH_SOURCE's bottom entry, FUNCNAME's "main"
-    return _run_script(sb, source, [], path)
+    return run_script(sb, source, [], path)
 
 
 class _SignalWhileReading(Exception):

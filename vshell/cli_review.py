@@ -188,7 +188,7 @@ def try_main(opts: Options) -> int:
     current directory; the changes are kept for review and the summary says how to apply
     them.  An overlay that ends up empty is removed, not left behind."""
     from vshell.cachedir import cache_dir
-    from vshell.cli import _run_file, _run_script, build_sandbox
+    from vshell.cli import build_sandbox, run_file, run_script
     from vshell.repl import run_repl
     from vshell.sandbox import SandboxConfigError
     from vshell.vfs.overlay_store import fresh_overlay_dir
@@ -218,9 +218,9 @@ def try_main(opts: Options) -> int:
     with sb:
         if opts.command is not None:
             sb.dash_c = True
-            status = _run_script(sb, opts.command, opts.args, None)
+            status = run_script(sb, opts.command, opts.args, None)
         elif opts.file is not None:
-            status = _run_file(sb, opts.file, opts.args)
+            status = run_file(sb, opts.file, opts.args)
         else:
             status = run_repl(sb, history_file=opts.history_file)
         changes = sb.changes()

@@ -71,7 +71,7 @@ def _shell_works() -> bool:
         return False
 
 
-def _run_script(case: dict, tmp: Path, stdin: bytes) -> tuple[bytes, int]:
+def run_script(case: dict, tmp: Path, stdin: bytes) -> tuple[bytes, int]:
     """The case's script in a vshell Sandbox with tmp mounted at /w (as run.py --vshell)."""
     from vshell import HostMount, Sandbox
 
@@ -99,7 +99,7 @@ def run_case(case: dict, tmp: Path) -> tuple[bool, bytes, int | None]:
         got = run_cmd(tmp, argv, stdin, env=env)
         out, status = got.stdout, got.status
     else:
-        out, status = _run_script(case, tmp, stdin)
+        out, status = run_script(case, tmp, stdin)
     want = _dec(case["stdout"])
     ok = out == want or (case.get("compare") == "lines" and _lines(out) == _lines(want))
     if case.get("status") is not None and status != case["status"]:

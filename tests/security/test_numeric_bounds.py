@@ -15,7 +15,7 @@ import pytest
 
 from tests.freeze.harness import PYTHON_INSIDES
 from vshell import Sandbox
-from vshell.builtins._numarg import UINTMAX_MAX, parse_count, shell_number
+from vshell.text.numarg import UINTMAX_MAX, parse_count, shell_number
 
 HUGE = "99999999999999999999"
 CASES = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from vshell.builtins import _textio as tio
-from vshell.builtins._numarg import parse_count
 from vshell.builtins._width import char_width
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import parse_count
 
 
 def _width(s: str) -> int:

@@ -6,8 +6,8 @@ import re
 from itertools import repeat
 
 from vshell.builtins import _textio as tio
-from vshell.builtins._numarg import UINTMAX_MAX, parse_count
 from vshell.command import Invocation
+from vshell.text.numarg import UINTMAX_MAX, parse_count
 
 _INF = 1 << 62
 _BATCH = 1 << 20  # bytes read per batch: big enough that per-batch costs vanish

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from vshell.builtins import _textio as tio
-from vshell.builtins._numarg import INT_MAX, INTMAX_MAX, INTMAX_MIN, parse_int
 from vshell.command import Exit, Invocation
 from vshell.text import regex
+from vshell.text.numarg import INT_MAX, INTMAX_MAX, INTMAX_MIN, parse_int
 
 
 def _style(inv: Invocation, v: str, what: str):

@@ -8,9 +8,9 @@ import random
 from collections.abc import Callable
 
 from vshell.builtins._futil import CHUNK, enc, quote, quotef, strerror
-from vshell.builtins._numarg import SIZE_MAX, parse_count
 from vshell.builtins._opts import parse
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import SIZE_MAX, parse_count
 
 HELP = """\
 Usage: shuf [OPTION]... [FILE]

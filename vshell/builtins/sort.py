@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from vshell.builtins import _textio as tio
-from vshell.builtins._numarg import parse_count
 from vshell.builtins._sortkeys import Key, Rev, key_function
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import parse_count
 
 RUN_BYTES = 64 * 1024 * 1024
 SLICE_LINES = 16384

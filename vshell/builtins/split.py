@@ -10,9 +10,9 @@ import re
 from typing import IO
 
 from vshell.builtins._futil import CHUNK, enc, quote, quoteaf, strerror
-from vshell.builtins._numarg import INTMAX_MAX, UINTMAX_MAX, parse_count
 from vshell.builtins._opts import parse
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import INTMAX_MAX, UINTMAX_MAX, parse_count
 
 HELP = """\
 Usage: split [OPTION]... [FILE [PREFIX]]

@@ -17,10 +17,10 @@ from vshell.builtins._futil import (
     quoteaf,
     strerror,
 )
-from vshell.builtins._numarg import INT_MAX
 from vshell.builtins._opts import parse
 from vshell.builtins._timefmt import WIDTH_MAX, localtime, strftime, zone
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import INT_MAX
 
 HELP = """\
 Usage: stat [OPTION]... FILE...

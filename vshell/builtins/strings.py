@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from vshell.builtins import _textio as tio
-from vshell.builtins._numarg import UINTMAX_MAX, Count, parse_count
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import UINTMAX_MAX, Count, parse_count
 
 _RX_REPEAT_MAX = 65535
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from vshell.builtins import _textio as tio
-from vshell.builtins._numarg import SIZE_MAX, parse_count
 from vshell.command import Exit, Invocation
 from vshell.text import posix_class
+from vshell.text.numarg import SIZE_MAX, parse_count
 
 
 def _class(name: str) -> bytes | None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from vshell.builtins import _textio as tio
-from vshell.builtins._numarg import parse_count
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import parse_count
 
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 

@@ -290,10 +290,10 @@ def builtin_test(sh: Shell, name: str, args: list[str]) -> int:
 # --- [[ ]] ------------------------------------------------------------------------------------
 def _shown_pattern(sh: Shell, raw: str) -> str:
     """A ``[[ == ]]`` pattern as ``set -x`` shows it: every quoted character escaped."""
-    from vshell.interp.expand import BREAK, QUO, _lex_word
+    from vshell.interp.expand import BREAK, QUO, lex_word
 
     out = []
-    for seg in sh.expander.parts(_lex_word(raw), quoted=False):
+    for seg in sh.expander.parts(lex_word(raw), quoted=False):
         if seg is BREAK:
             out.append(" ")
         elif seg[1] == QUO:

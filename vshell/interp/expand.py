@@ -45,7 +45,7 @@ def _guard(fn, raw: str):  # type: ignore[no-untyped-def]
         raise ExpansionError(str(e), status=1, abort_line=True) from None  # as bash does
 
 
-def _lex_word(raw: str, **kw: bool) -> list[W.Part]:
+def lex_word(raw: str, **kw: bool) -> list[W.Part]:
     try:
         return W.lex_word(raw, **kw)
     except W.BadSubst as e:
@@ -97,7 +97,7 @@ class Expander:
             for count, item in enumerate(items):
                 if count & 4095 == 4095:
                     self.sh.check()  # `{1..4000000}`: the words are many, the run may stop
-                parts = _lex_word(item)
+                parts = lex_word(item)
                 if len(parts) == 1 and isinstance(parts[0], W.Lit):
                     text = parts[0].text
                     if not (_GLOB_CHARS & set(text) or self._extglob_in(text)) or \
@@ -110,7 +110,7 @@ class Expander:
 
     def word(self, raw: str, *, assign: bool = False) -> str:
         """Expansion without splitting or globbing (assignments, here-strings, case word)."""
-        parts = _lex_word(raw, assign=assign)
+        parts = lex_word(raw, assign=assign)
         if len(parts) == 1 and isinstance(parts[0], W.Lit):
             return parts[0].text
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
@@ -131,7 +131,7 @@ class Expander:
 
             if len(brace_expand(raw)) > 1:
                 raise ExpansionError(f"{raw}: ambiguous redirect")
-        parts = _lex_word(raw)
+        parts = lex_word(raw)
         segs = self.parts(parts, quoted=False)
         fields = self.split_and_glob(segs)
         if len(fields) != 1:
@@ -140,7 +140,7 @@ class Expander:
 
     def pattern(self, raw: str) -> str:
         """A pattern word (case, [[ == ]]): quoted characters escaped, no splitting."""
-        parts = _lex_word(raw)
+        parts = lex_word(raw)
         return self.pattern_parts(parts)
 
     def pattern_parts(self, parts: list[W.Part]) -> str:
@@ -159,7 +159,7 @@ class Expander:
         """The right side of ``=~``: quoted parts match literally."""
         import re
 
-        parts = _lex_word(raw)
+        parts = lex_word(raw)
         segs = self.parts(parts, quoted=False)
         out = []
         for s in segs:

@@ -293,7 +293,7 @@ _MAPFILE_BAD = {"n": "invalid line count", "s": "invalid line count",
 
 def _mapfile_number(opt: str, text: str) -> int | None:
     """bash's checks: a legal number, >= 0 (> 0 for -c), that fits its C int."""
-    from vshell.builtins._numarg import INT_MAX, shell_number
+    from vshell.text.numarg import INT_MAX, shell_number
 
     n = shell_number(text)
     if n is None or n < 0 or (opt == "c" and n == 0):
