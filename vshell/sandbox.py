@@ -636,7 +636,8 @@ def _close_extra_fds(sh: Any, standard: Mapping[int, Any]) -> None:
     """Close what ``exec N<file`` left open when a run ends: no later run can reach those
     descriptors, and an open file holds its memory (an unlinked one too) until closed."""
     keep = {id(s) for s in standard.values()}
-    for stream in list(sh.fds.values()):
+    logged = [s for _, s, _ in sh.__dict__.get("exec_fd_log", ()) if s is not None]
+    for stream in [*sh.fds.values(), *logged]:
         if id(stream) in keep:
             continue
         try:

@@ -33,9 +33,13 @@ def record(sh: Shell, before: Fds, after: Fds) -> None:
         if after.get(k) is not before.get(k):
             log.append((k, after.get(k), False))
             gone = before.get(k)
-            if (k not in after and isinstance(gone, (PipeReader, PipeWriter))
-                    and not any(v is gone for v in after.values())):
-                gone.close()  # `exec N>&-` on a coprocess's pipe: the other side sees EOF
+            if (k not in after and not any(v is gone for v in after.values())
+                    and (isinstance(gone, (PipeReader, PipeWriter))
+                         or (gone in sh.ctx.redirect_opened and not sh.is_subshell))):
+                # `exec N>&-` on a coprocess's pipe: the other side sees EOF; on a file a
+                # redirection of this shell opened: closed now (an unlinked file frees its
+                # memory); a subshell shares its parent's streams, so it only lets go
+                gone.close()
 
 
 def stick(sh: Shell, fd: int, stream: Any) -> None:

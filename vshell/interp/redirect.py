@@ -38,6 +38,16 @@ def _abspath(sh: Shell, path: str) -> str:
 
 
 def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
+    """Open ``path`` for a redirection; the stream is remembered as the run's own."""
+    stream = _open_file(sh, path, mode, fds)
+    try:
+        sh.ctx.redirect_opened.add(stream)
+    except TypeError:  # a stream that takes no weak reference: closed with the run only
+        pass
+    return stream
+
+
+def _open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
     # process substitutions expanded just now added their descriptor to sh.fds
     fs = sh.ctx.fs.bind({**sh.fds, **fds}, umask=sh.state.umask)
     full = _abspath(sh, path)

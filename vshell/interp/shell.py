@@ -13,6 +13,7 @@ import itertools
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -102,6 +103,8 @@ class RunContext:
     signals: dict[str, list[str]] = field(default_factory=dict)  # `kill -SIG PID` by $$
     shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
     job_slots: Any = None  # limits.JobSlots shared by the sandbox's shells (None: no cap)
+    # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
+    redirect_opened: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
 
 
 Fds = dict[int, Any]
