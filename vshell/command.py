@@ -158,10 +158,11 @@ class Invocation:
     nested: Callable[[NestedRequest], Result] | None = None
 
     def abs(self, path: str) -> str:
-        """Resolve ``path`` lexically against the working directory (a virtual path)."""
-        if path.startswith("/"):
-            return normpath(path)
-        return normpath(self.dir.rstrip("/") + "/" + path)
+        """Resolve ``path`` lexically against the working directory (a virtual path).
+
+        A trailing ``/`` (or ``/.``) is kept: it makes the path name a directory, so a
+        symlink there is followed (``stat link/`` is the directory's status)."""
+        return absolute(self.dir, path)
 
     def getenv(self, name: str, default: str = "") -> str:
         return self.env.get(name, default)
@@ -205,6 +206,16 @@ def normpath(path: str) -> str:
             continue
         parts.append(part)
     return "/" + "/".join(parts)
+
+
+def absolute(cwd: str, path: str) -> str:
+    """``path`` made absolute against ``cwd`` and normalised lexically, keeping a final
+    ``/`` when ``path`` ends with ``/`` or ``/.`` (POSIX: such a path must resolve to a
+    directory, following a symlink) — the VFS reads it as "follow, and be a directory"."""
+    full = normpath(path if path.startswith("/") else cwd.rstrip("/") + "/" + path)
+    if full != "/" and (path.endswith("/") or path.endswith("/.")):
+        return full + "/"
+    return full
 
 
 class OutputError(Exception):

@@ -582,3 +582,29 @@ def test_stream_view_over_read_only_pipe(vfs: VFS) -> None:
     with pytest.raises(OSError) as exc:
         view.open("/dev/stdin", "wb").write(b"x")
     assert exc.value.errno == errno.EBADF
+
+
+def test_final_slash_follows_a_link_and_must_be_a_directory() -> None:
+    v = VFS([Mount("/m", MemoryBackend({"real/f": b"x", "file": b"y"}))])
+    v.symlink("real", "/m/d")
+    v.symlink("file", "/m/fl")
+    assert stat.S_ISDIR(v.lstat("/m/d/").st_mode) and stat.S_ISLNK(v.lstat("/m/d").st_mode)
+    for op in (v.unlink, v.rmdir, lambda p: v.rename(p, "/m/e")):
+        with pytest.raises(NotADirectoryError):
+            op("/m/fl/")
+        with pytest.raises(NotADirectoryError):
+            op("/m/d/")
+    with pytest.raises(NotADirectoryError):
+        v.rename("/m/file", "/m/new/")
+    with pytest.raises(OSError) as rl:
+        v.readlink("/m/d/")
+    assert rl.value.errno == errno.EINVAL
+    with pytest.raises(IsADirectoryError):
+        v.open("/m/fl/", "wb")
+    with pytest.raises(NotADirectoryError):
+        v.utime("/m/fl/")
+    assert sorted(v.listdir("/m")) == ["d", "file", "fl", "real"]  # nothing went
+    v.chmod("/m/d/", 0o700)
+    assert stat.S_IMODE(v.stat("/m/real").st_mode) == 0o700
+    v.rename("/m/real/", "/m/moved")
+    assert v.listdir("/m/moved") == ["f"]

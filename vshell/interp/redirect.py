@@ -24,11 +24,10 @@ class RedirectError(ShellError):
 
 
 def _abspath(sh: Shell, path: str) -> str:
-    from vshell.command import _normpath
+    """``path`` against the shell's directory; a trailing ``/`` is kept (it follows links)."""
+    from vshell.command import absolute
 
-    if path.startswith("/"):
-        return _normpath(path)
-    return _normpath(sh.state.cwd.rstrip("/") + "/" + path)
+    return absolute(sh.state.cwd, path)
 
 
 def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:

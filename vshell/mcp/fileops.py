@@ -14,7 +14,7 @@ import stat as st
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from vshell.command import normpath
+from vshell.command import absolute
 from vshell.records import record
 
 READ_MAX_LINES = 2000
@@ -70,8 +70,7 @@ def resolve(cwd: str, path: Any) -> str:
         raise ToolError("E_INVALID_ARGUMENT", "path must be a non-empty string")
     if "\x00" in path:
         raise ToolError("E_INVALID_ARGUMENT", "path must not contain NUL")
-    full = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
-    return normpath(full)
+    return absolute(cwd, path)  # a final "/" is kept: it must be a directory, links followed
 
 
 def _looks_binary(sample: bytes) -> bool:

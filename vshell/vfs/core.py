@@ -465,6 +465,8 @@ class VFS:
             if parts[:1] == ("dev",):
                 return self._dev_open(parts[1:], mode, path)
             if trailing:
+                if mode[0] in "wax":
+                    raise fs_error(errno.EISDIR)  # Linux: O_CREAT with a final "/"
                 info = self.stat(path)
                 raise fs_error(errno.EISDIR if st.S_ISDIR(info.st_mode) else errno.ENOTDIR)
             try:
@@ -635,9 +637,12 @@ class VFS:
     @_follows_cross_mount
     def readlink(self, path: str) -> str:
         """The target of a symlink, as a virtual path when it points inside its mount."""
-        parts, _ = self._split(path)
+        parts, trailing = self._split(path)
         try:
             self._check(parts)
+            if trailing:  # "link/" is the directory it leads to, never a link
+                self._stat(path, True)
+                raise fs_error(errno.EINVAL)
             kind, mount, rel = self._route(parts)
             if kind == "dev":
                 if self._dev_node(rel) == "link":
@@ -804,6 +809,7 @@ class VFS:
     def rmdir(self, path: str) -> None:
         """Remove an empty directory."""
         self._refuse_mount_parent(path, errno.ENOTEMPTY)  # it holds a mount point
+        self._dir_spelling_check(path)
         try:
             self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
         except OSError as exc:
@@ -831,9 +837,33 @@ class VFS:
             self._check(parts)
             raise fs_error(code, path)
 
+    def _dir_spelling_check(self, path: str) -> bool:
+        """For ``path`` ending in ``/``, which names a directory and follows no final link
+        when removed or renamed (POSIX): ENOTDIR unless the entry itself is a directory.
+        Whether ``path`` is so spelled (False also when nothing is there)."""
+        parts, trailing = self._split(path)
+        if not trailing:
+            return False
+        try:
+            info = self._stat(join_parts(parts), False)
+        except FileNotFoundError:
+            return False
+        if not st.S_ISDIR(info.st_mode):
+            raise fs_error(errno.ENOTDIR, path)
+        return True
+
+    def _follows_for_slash(self, path: str, follow: bool) -> bool:
+        """``follow``, or True for ``path`` ending in ``/`` once it is checked to lead to a
+        directory (ENOTDIR otherwise): a final ``/`` always follows a link."""
+        if not self._split(path)[1]:
+            return follow
+        self._stat(path, True)
+        return True
+
     def unlink(self, path: str) -> None:
         """Remove a file or symlink."""
         self._refuse_mount_parent(path, errno.EISDIR)
+        self._dir_spelling_check(path)
         self._simple_write(path, lambda m, r, c: m.backend.unlink(r, c), errno.EISDIR)
 
     remove = unlink
@@ -975,6 +1005,13 @@ class VFS:
 
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
+        try:
+            self._dir_spelling_check(src)
+            if self._split(dst)[1] and not self._dir_spelling_check(dst):
+                if not st.S_ISDIR(self._stat(join_parts(self._split(src)[0]), False).st_mode):
+                    raise fs_error(errno.ENOTDIR)  # only a directory may take a name "x/"
+        except OSError as exc:
+            raise rename_error(exc, src, dst) from None
         try:
             self._two_path_op(src, dst, self._rename)
         except OSError as exc:
@@ -1121,6 +1158,7 @@ class VFS:
     @_follows_cross_mount
     def chmod(self, path: str, mode: int, follow_symlinks: bool = True) -> None:
         """Change permission bits (OSError(EOPNOTSUPP) on a symlink itself)."""
+        follow_symlinks = self._follows_for_slash(path, follow_symlinks)
         if self._is_mount_root(path):
             self._root_op(path, lambda m, c: m.backend.chmod((), mode, follow_symlinks, c))
             return
@@ -1141,6 +1179,7 @@ class VFS:
             raise ValueError("utime: you may specify either 'times' or 'ns' but not both")
         if times is not None:
             ns = (int(times[0] * 1e9), int(times[1] * 1e9))
+        follow_symlinks = self._follows_for_slash(path, follow_symlinks)
         parts, _ = self._split(path)
         if parts[:1] == ("dev",):
             try:
