@@ -53,10 +53,27 @@ def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
             except FileNotFoundError:
                 fs.open(full, "wb").close()
                 return fs.open(full, "r+b")
-        return fs.open(full, mode)
+        try:
+            return fs.open(full, mode)
+        except IsADirectoryError:
+            if mode != "rb":
+                raise
+            fs.listdir(full)  # bash opens a directory it may read (EACCES when denied)
+            return DirectoryStream()
     except OSError as e:
         e.filename = path
         raise
+
+
+class DirectoryStream(io.RawIOBase):
+    """``< dir``: bash opens a directory for reading; every read then fails with EISDIR
+    (``cat < dir`` says "cat: -: Is a directory", ``$(< dir)`` is empty)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise IsADirectoryError(errno.EISDIR, "Is a directory")
 
 
 def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
