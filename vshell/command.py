@@ -3,7 +3,8 @@
 A command is a name, a description and ``run(inv) -> int | None``.  It may raise
 :class:`Exit` to end with a status and an optional message (printed as ``name: message``).
 An ``OSError`` escaping ``run`` is printed as GNU tools print it (``name: path: strerror``)
-with status 1; :class:`BrokenPipe` (a reader that went away) ends it with status 141.
+with status 1; :class:`BrokenPipe` (a reader that went away, what ``inv.stdout`` raises
+for a BrokenPipeError) ends it with status 141.
 """
 
 from __future__ import annotations
@@ -234,11 +235,20 @@ class OutputError(Exception):
         self.oserror = err
 
 
-class GuardedOutput:
-    """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError.
+class BrokenPipe(Exception):
+    """Writing standard output found its reader gone: SIGPIPE, which ends a GNU tool
+    silently with status 141.  Not an OSError on purpose, as :class:`OutputError`: a
+    per-file ``except OSError`` must never report it as an error reading that file."""
 
-    A broken pipe stays a BrokenPipeError (it is SIGPIPE, not an error to report).
-    """
+    def __init__(self, err: OSError | None = None) -> None:
+        super().__init__("Broken pipe")
+        self.errno = _errno.EPIPE
+        self.oserror = err if err is not None else BrokenPipeError(_errno.EPIPE, "Broken pipe")
+
+
+class GuardedOutput:
+    """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError
+    and a reader gone as :class:`BrokenPipe` (SIGPIPE, not an error to report)."""
 
     __slots__ = ("_stream",)
 
@@ -248,8 +258,10 @@ class GuardedOutput:
     def _call(self, method: str, *args: Any) -> Any:
         try:
             return getattr(self._stream, method)(*args)
-        except (BrokenPipeError, OutputError):
+        except (BrokenPipe, OutputError):
             raise
+        except BrokenPipeError as e:
+            raise BrokenPipe(e) from None
         except OSError as e:
             raise OutputError(e) from None
 
