@@ -465,8 +465,14 @@ class VFS:
             if parts[:1] == ("dev",):
                 return self._dev_open(parts[1:], mode, path)
             if trailing:
-                if mode[0] in "wax":
-                    raise fs_error(errno.EISDIR)  # Linux: O_CREAT with a final "/"
+                if mode[0] in "wax":  # Linux: O_CREAT with a final "/" is EISDIR...
+                    try:
+                        self.stat(path)
+                    except PermissionError:
+                        raise  # ...once the walk is allowed: a denied path says so
+                    except OSError:
+                        pass
+                    raise fs_error(errno.EISDIR)
                 info = self.stat(path)
                 raise fs_error(errno.EISDIR if st.S_ISDIR(info.st_mode) else errno.ENOTDIR)
             try:
