@@ -159,11 +159,12 @@ class Invocation:
     nested: Callable[[NestedRequest], Result] | None = None
 
     def abs(self, path: str) -> str:
-        """Resolve ``path`` lexically against the working directory (a virtual path).
+        """Resolve ``path`` against the working directory (a virtual path), ``..``
+        physically as the kernel does.
 
         A trailing ``/`` (or ``/.``) is kept: it makes the path name a directory, so a
         symlink there is followed (``stat link/`` is the directory's status)."""
-        return absolute(self.dir, path)
+        return absolute(self.dir, path, self.fs)
 
     def getenv(self, name: str, default: str = "") -> str:
         return self.env.get(name, default)
@@ -209,14 +210,40 @@ def normpath(path: str) -> str:
     return "/" + "/".join(parts)
 
 
-def absolute(cwd: str, path: str) -> str:
-    """``path`` made absolute against ``cwd`` and normalised lexically, keeping a final
-    ``/`` when ``path`` ends with ``/`` or ``/.`` (POSIX: such a path must resolve to a
-    directory, following a symlink) — the VFS reads it as "follow, and be a directory"."""
-    full = normpath(path if path.startswith("/") else cwd.rstrip("/") + "/" + path)
+def absolute(cwd: str, path: str, fs: Any = None) -> str:
+    """``path`` made absolute against ``cwd`` and normalised, keeping a final ``/`` when
+    ``path`` ends with ``/`` or ``/.`` (POSIX: such a path must resolve to a directory,
+    following a symlink) — the VFS reads it as "follow, and be a directory".
+
+    With ``fs``, a ``..`` is physical, as the kernel resolves it for every command but
+    ``cd -L``: the parent of where the path so far really leads (``link/..`` is the
+    link target's parent; ``..`` from a directory entered through a link too)."""
+    raw = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
+    if fs is not None and ".." in raw.split("/"):
+        raw = _physical_parents(fs, raw)
+    full = normpath(raw)
     if full != "/" and (path.endswith("/") or path.endswith("/.")):
         return full + "/"
     return full
+
+
+def _physical_parents(fs: Any, raw: str) -> str:
+    """``raw`` with each ``..`` taken from the real location of the path before it (a
+    virtual path: the VFS resolves it, so no boundary is crossed); lexical where that
+    cannot be resolved (a denied or missing prefix)."""
+    out = "/"
+    for name in raw.split("/"):
+        if name in ("", "."):
+            continue
+        if name == "..":
+            try:
+                out = fs.realpath(out)
+            except (OSError, ValueError):
+                pass
+            out = out.rsplit("/", 1)[0] or "/"
+        else:
+            out = out.rstrip("/") + "/" + name
+    return out + ("/" if raw.endswith("/") else "")
 
 
 class OutputError(Exception):

@@ -24,10 +24,11 @@ class RedirectError(ShellError):
 
 
 def _abspath(sh: Shell, path: str) -> str:
-    """``path`` against the shell's directory; a trailing ``/`` is kept (it follows links)."""
+    """``path`` against the shell's directory; a trailing ``/`` is kept (it follows links)
+    and ``..`` is physical, as the kernel resolves a redirection's or a test's path."""
     from vshell.command import absolute
 
-    return absolute(sh.state.cwd, path)
+    return absolute(sh.state.cwd, path, sh.ctx.fs)
 
 
 def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
