@@ -1,6 +1,6 @@
 """The ``vshell`` command line: the contract agents and tools rely on.
 
-vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
+vshell [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
        [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
        [--memory-limit BYTES] [--max-jobs N]
        [--env NAME=VALUE|NAME]... [--cwd VPATH] [--history-file PATH] [--overlay DIR] [--try]
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from vshell.sandbox import Sandbox
 
 USAGE = """\
-usage: vshell [--mount HOST:VPATH[:ro]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
+usage: vshell [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
               [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
               [--memory-limit BYTES] [--max-jobs N]
               [--env NAME=VALUE|NAME]... [--cwd VPATH] [--history-file PATH]
@@ -39,7 +39,8 @@ a Python function over a virtual filesystem of host mounts.
 
 options:
   -c SCRIPT                 run SCRIPT and exit with its status
-  --mount HOST:VPATH[:ro]   expose host directory HOST at virtual path VPATH
+  --mount HOST:VPATH[:ro|:cow]
+                            expose host directory HOST at virtual path VPATH
                             (read-write, read-only with :ro, or copy-on-write
                             with :cow: the host is never written)
   --deny-path PATTERN       refuse access to paths matching PATTERN (e.g. '**/.env')

@@ -3,7 +3,8 @@
 A command is a name, a description and ``run(inv) -> int | None``.  It may raise
 :class:`Exit` to end with a status and an optional message (printed as ``name: message``).
 An ``OSError`` escaping ``run`` is printed as GNU tools print it (``name: path: strerror``)
-with status 1; :class:`BrokenPipe` (a reader that went away) ends it with status 141.
+with status 1; :class:`BrokenPipe` (a reader that went away, what ``inv.stdout`` raises
+for a BrokenPipeError) ends it with status 141.
 """
 
 from __future__ import annotations
@@ -158,10 +159,12 @@ class Invocation:
     nested: Callable[[NestedRequest], Result] | None = None
 
     def abs(self, path: str) -> str:
-        """Resolve ``path`` lexically against the working directory (a virtual path)."""
-        if path.startswith("/"):
-            return normpath(path)
-        return normpath(self.dir.rstrip("/") + "/" + path)
+        """Resolve ``path`` against the working directory (a virtual path), ``..``
+        physically as the kernel does.
+
+        A trailing ``/`` (or ``/.``) is kept: it makes the path name a directory, so a
+        symlink there is followed (``stat link/`` is the directory's status)."""
+        return absolute(self.dir, path, self.fs)
 
     def getenv(self, name: str, default: str = "") -> str:
         return self.env.get(name, default)
@@ -207,6 +210,42 @@ def normpath(path: str) -> str:
     return "/" + "/".join(parts)
 
 
+def absolute(cwd: str, path: str, fs: Any = None) -> str:
+    """``path`` made absolute against ``cwd`` and normalised, keeping a final ``/`` when
+    ``path`` ends with ``/`` or ``/.`` (POSIX: such a path must resolve to a directory,
+    following a symlink) — the VFS reads it as "follow, and be a directory".
+
+    With ``fs``, a ``..`` is physical, as the kernel resolves it for every command but
+    ``cd -L``: the parent of where the path so far really leads (``link/..`` is the
+    link target's parent; ``..`` from a directory entered through a link too)."""
+    raw = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
+    if fs is not None and ".." in raw.split("/"):
+        raw = _physical_parents(fs, raw)
+    full = normpath(raw)
+    if full != "/" and (path.endswith("/") or path.endswith("/.")):
+        return full + "/"
+    return full
+
+
+def _physical_parents(fs: Any, raw: str) -> str:
+    """``raw`` with each ``..`` taken from the real location of the path before it (a
+    virtual path: the VFS resolves it, so no boundary is crossed); lexical where that
+    cannot be resolved (a denied or missing prefix)."""
+    out = "/"
+    for name in raw.split("/"):
+        if name in ("", "."):
+            continue
+        if name == "..":
+            try:
+                out = fs.realpath(out)
+            except (OSError, ValueError):
+                pass
+            out = out.rsplit("/", 1)[0] or "/"
+        else:
+            out = out.rstrip("/") + "/" + name
+    return out + ("/" if raw.endswith("/") else "")
+
+
 class OutputError(Exception):
     """Writing a command's standard output failed (a full disk, a closed descriptor).
 
@@ -223,11 +262,20 @@ class OutputError(Exception):
         self.oserror = err
 
 
-class GuardedOutput:
-    """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError.
+class BrokenPipe(Exception):
+    """Writing standard output found its reader gone: SIGPIPE, which ends a GNU tool
+    silently with status 141.  Not an OSError on purpose, as :class:`OutputError`: a
+    per-file ``except OSError`` must never report it as an error reading that file."""
 
-    A broken pipe stays a BrokenPipeError (it is SIGPIPE, not an error to report).
-    """
+    def __init__(self, err: OSError | None = None) -> None:
+        super().__init__("Broken pipe")
+        self.errno = _errno.EPIPE
+        self.oserror = err if err is not None else BrokenPipeError(_errno.EPIPE, "Broken pipe")
+
+
+class GuardedOutput:
+    """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError
+    and a reader gone as :class:`BrokenPipe` (SIGPIPE, not an error to report)."""
 
     __slots__ = ("_stream",)
 
@@ -237,8 +285,10 @@ class GuardedOutput:
     def _call(self, method: str, *args: Any) -> Any:
         try:
             return getattr(self._stream, method)(*args)
-        except (BrokenPipeError, OutputError):
+        except (BrokenPipe, OutputError):
             raise
+        except BrokenPipeError as e:
+            raise BrokenPipe(e) from None
         except OSError as e:
             raise OutputError(e) from None
 

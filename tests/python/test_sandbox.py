@@ -239,3 +239,25 @@ except OSError as e:
     assert ran.status == 0, ran.stderr
     assert ran.stdout.decode().splitlines() == [
         "b'2345' 10", "9 6", "b'01234567A'", "b'01234567A'", "[0] [1]", "EBADF 8"]
+
+
+def test_final_slash_follows_a_link_in_the_guest(fs) -> None:
+    prog = """
+import os, stat
+os.chdir('/tmp')
+os.mkdir('real'); os.symlink('real', 'd'); open('file', 'w').close(); os.symlink('file', 'fl')
+print(stat.S_ISDIR(os.lstat('d/').st_mode), stat.S_ISLNK(os.lstat('d').st_mode))
+for call in (lambda: os.readlink('d/'), lambda: os.unlink('fl/'), lambda: os.rename('d/', 'e')):
+    try:
+        call()
+        print('done')
+    except OSError as e:
+        print(type(e).__name__)
+print(sorted(os.listdir('.')))
+"""
+    ran = py(fs, ["-c", prog])
+    assert ran.status == 0, ran.stderr
+    assert ran.stdout == (
+        b"True True\nOSError\nNotADirectoryError\nNotADirectoryError\n"
+        b"['d', 'file', 'fl', 'real']\n"
+    )

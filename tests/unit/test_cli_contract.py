@@ -165,3 +165,31 @@ def test_watchdog_ends_a_process_stuck_in_c() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert p.returncode == -signal.SIGALRM, (p.returncode, p.stderr)
     assert time.monotonic() - t0 < 30
+
+
+def test_every_flag_is_in_both_help_texts() -> None:
+    """Each flag ``parse_args`` accepts is in ``vshell --help`` (usage and options) and,
+    but the REPL-only ones, in ``vshell mcp --help``; the server's own flags too."""
+    import inspect
+    import re
+
+    from vshell import cli
+    from vshell.mcp import cli as mcp_cli
+
+    accepted = set(re.findall(r'name == "(--[a-z-]+)"', inspect.getsource(cli.parse_args)))
+    assert {"--mount", "--memory-limit", "--max-jobs", "--overlay"} <= accepted
+    usage, _, options = cli.HELP.partition("options:")
+    for flag in accepted:
+        assert f"[{flag}" in usage, flag
+        assert f"  {flag}" in options, flag
+    for flag in (accepted - {"--try", "--history-file"}) | set(mcp_cli._OWN):
+        assert f"[{flag}" in mcp_cli.USAGE, flag
+    for flag in mcp_cli._OWN:
+        assert f"  {flag}" in mcp_cli.HELP.partition("server options:")[2], flag
+
+
+def test_mcp_refuses_repl_only_flags() -> None:
+    from vshell.mcp import cli as mcp_cli
+
+    for argv in (["--try"], ["--history-file", "/tmp/h"]):
+        assert mcp_cli.main(argv) == 2

@@ -50,6 +50,54 @@ def test_synthetic_dirs_above_nested_mount_points(host: Path) -> None:
         v.stat("/elsewhere")
 
 
+@pytest.mark.parametrize("outer", ["memory", "host"])
+def test_mount_parents_inside_a_mount_are_directories(host: Path, outer: str) -> None:
+    """/work/deep/er (a mount) under /work: /work/deep is a directory there, as on Linux."""
+    backend = MemoryBackend() if outer == "memory" else HostBackend(host)
+    v = VFS([Mount("/work", backend), Mount("/work/deep/er", MemoryBackend({"f": b"1"}))])
+    assert "deep" in v.listdir("/work")
+    assert v.isdir("/work/deep")  # before any call that could raise FileNotFoundError
+    assert stat.S_ISDIR(v.stat("/work/deep").st_mode)
+    assert stat.S_ISDIR(v.lstat("/work/deep").st_mode)
+    assert v.isdir("/work/deep/") and v.listdir("/work/deep") == ["er"]
+    assert [e.name for e in v.scandir("/work/deep") if e.is_dir()] == ["er"]
+    assert stat.S_ISDIR(v.stat("/work/deep/er/..").st_mode)
+    with pytest.raises(IsADirectoryError):
+        v.open("/work/deep", "wb")
+    with pytest.raises(IsADirectoryError):
+        v.unlink("/work/deep")
+    with pytest.raises(OSError) as rmdir:
+        v.rmdir("/work/deep")
+    assert rmdir.value.errno == errno.ENOTEMPTY
+    with pytest.raises(OSError) as mv:
+        v.rename("/work/deep", "/work/moved")
+    assert mv.value.errno == errno.EBUSY
+    assert v.listdir("/work/deep") == ["er"]
+    if outer == "host":
+        assert not (host / "deep").exists()  # shown, never created on the host
+
+
+def test_mount_parents_in_memory_take_new_files() -> None:
+    v = VFS([Mount("/tmp/a/b", MemoryBackend())])
+    assert v.isdir("/tmp/a")
+    v.open("/tmp/a/new", "wb").close()
+    assert sorted(v.listdir("/tmp/a")) == ["b", "new"]
+    assert sorted(v.listdir("/tmp")) == ["a"]
+
+
+def test_mount_parents_stay_denied(host: Path) -> None:
+    v = VFS(
+        [Mount("/work", HostBackend(host)), Mount("/work/d/m", MemoryBackend())], deny=["/work/d"]
+    )
+    with pytest.raises(PermissionError):
+        v.stat("/work/d")
+    with pytest.raises(PermissionError):
+        v.listdir("/work/d")
+    with pytest.raises(PermissionError):
+        v.rmdir("/work/d")
+    assert "d" not in v.listdir("/work")
+
+
 def test_longest_prefix_wins_and_child_mounts_are_listed(host: Path) -> None:
     inner = MemoryBackend({"only-in-memory": b"m"})
     v = VFS([Mount("/work", HostBackend(host)), Mount("/work/sub/deep", inner)])
@@ -534,3 +582,29 @@ def test_stream_view_over_read_only_pipe(vfs: VFS) -> None:
     with pytest.raises(OSError) as exc:
         view.open("/dev/stdin", "wb").write(b"x")
     assert exc.value.errno == errno.EBADF
+
+
+def test_final_slash_follows_a_link_and_must_be_a_directory() -> None:
+    v = VFS([Mount("/m", MemoryBackend({"real/f": b"x", "file": b"y"}))])
+    v.symlink("real", "/m/d")
+    v.symlink("file", "/m/fl")
+    assert stat.S_ISDIR(v.lstat("/m/d/").st_mode) and stat.S_ISLNK(v.lstat("/m/d").st_mode)
+    for op in (v.unlink, v.rmdir, lambda p: v.rename(p, "/m/e")):
+        with pytest.raises(NotADirectoryError):
+            op("/m/fl/")
+        with pytest.raises(NotADirectoryError):
+            op("/m/d/")
+    with pytest.raises(NotADirectoryError):
+        v.rename("/m/file", "/m/new/")
+    with pytest.raises(OSError) as rl:
+        v.readlink("/m/d/")
+    assert rl.value.errno == errno.EINVAL
+    with pytest.raises(IsADirectoryError):
+        v.open("/m/fl/", "wb")
+    with pytest.raises(NotADirectoryError):
+        v.utime("/m/fl/")
+    assert sorted(v.listdir("/m")) == ["d", "file", "fl", "real"]  # nothing went
+    v.chmod("/m/d/", 0o700)
+    assert stat.S_IMODE(v.stat("/m/real").st_mode) == 0o700
+    v.rename("/m/real/", "/m/moved")
+    assert v.listdir("/m/moved") == ["f"]

@@ -31,6 +31,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "base64": (_B + "base64:run", "base64 encode/decode data and print to standard output"),
     "rev": (_B + "rev:run", "reverse lines characterwise"),
     "nl": (_B + "nl:run", "number lines of files"),
+    "cksum": (_B + "cksum:run", "compute and verify file checksums"),
     "md5sum": (_B + "checksum:run", "compute and check MD5 message digest"),
     "sha1sum": (_B + "checksum:run", "compute and check SHA1 message digest"),
     "sha224sum": (_B + "checksum:run", "compute and check SHA224 message digest"),

@@ -1547,3 +1547,63 @@ VERSION['patch'] = (
     '\n'
     'Written by Larry Wall and Paul Eggert\n'
 )
+
+HELP['cksum'] = (
+    'Usage: cksum [OPTION]... [FILE]...\n'
+    'Print or verify checksums.\n'
+    'By default use the 32 bit CRC algorithm.\n'
+    '\n'
+    'With no FILE, or when FILE is -, read standard input.\n'
+    '\n'
+    'Mandatory arguments to long options are mandatory for short options too.\n'
+    '  -a, --algorithm=TYPE  select the digest type to use.  See DIGEST below.\n'
+    '  -c, --check           read checksums from the FILEs and check them\n'
+    '  -l, --length=BITS     digest length in bits; must not exceed the max for\n'
+    '                          the blake2 algorithm and must be a multiple of 8\n'
+    '      --tag             create a BSD-style checksum (the default)\n'
+    '      --untagged        create a reversed style checksum, without digest type\n'
+    '  -z, --zero            end each output line with NUL, not newline,\n'
+    '                          and disable file name escaping\n'
+    '\n'
+    'The following five options are useful only when verifying checksums:\n'
+    "      --ignore-missing  don't fail or report status for missing files\n"
+    "      --quiet           don't print OK for each successfully verified file\n"
+    "      --status          don't output anything, status code shows success\n"
+    '      --strict          exit non-zero for improperly formatted checksum lines\n'
+    '  -w, --warn            warn about improperly formatted checksum lines\n'
+    '\n'
+    '      --debug           indicate which implementation used\n'
+    '      --help        display this help and exit\n'
+    '      --version     output version information and exit\n'
+    '\n'
+    'DIGEST determines the digest algorithm and default output format:\n'
+    '  sysv      (equivalent to sum -s)\n'
+    '  bsd       (equivalent to sum -r)\n'
+    '  crc       (equivalent to cksum)\n'
+    '  md5       (equivalent to md5sum)\n'
+    '  sha1      (equivalent to sha1sum)\n'
+    '  sha224    (equivalent to sha224sum)\n'
+    '  sha256    (equivalent to sha256sum)\n'
+    '  sha384    (equivalent to sha384sum)\n'
+    '  sha512    (equivalent to sha512sum)\n'
+    '  blake2b   (equivalent to b2sum)\n'
+    '  sm3       (only available through cksum)\n'
+    '\n'
+    'When checking, the input should be a former output of this program,\n'
+    'or equivalent standalone program.\n'
+    '\n'
+    'GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n'
+    'Report any translation bugs to <https://translationproject.org/team/>\n'
+    'Full documentation <https://www.gnu.org/software/coreutils/cksum>\n'
+    "or available locally via: info '(coreutils) cksum invocation'\n"
+)
+
+VERSION['cksum'] = (
+    'cksum (GNU coreutils) 9.1\n'
+    'Copyright (C) 2022 Free Software Foundation, Inc.\n'
+    'License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n'
+    'This is free software: you are free to change and redistribute it.\n'
+    'There is NO WARRANTY, to the extent permitted by law.\n'
+    '\n'
+    'Written by Padraig Brady and Q. Frank Xia.\n'
+)

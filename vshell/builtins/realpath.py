@@ -7,7 +7,7 @@ from __future__ import annotations
 from vshell.builtins._futil import enc, quotef, strerror
 from vshell.builtins._opts import parse
 from vshell.builtins._resolve import canonical, relative
-from vshell.command import Invocation
+from vshell.command import Invocation, absolute  # absolute without fs: ".." lexical (-L)
 
 HELP = """\
 Usage: realpath [OPTION]... FILE...
@@ -45,7 +45,7 @@ def run(inv: Invocation) -> int:
     logical = _last_of(opts.items, ("-L", "--logical"), ("-P", "--physical"))
 
     def resolve(name: str) -> str:
-        return canonical(inv, inv.abs(name) if logical else name, mode, follow)
+        return canonical(inv, absolute(inv.dir, name) if logical else name, mode, follow)
 
     quiet = opts.has("-q", "--quiet")
     end = b"\0" if opts.has("-z", "--zero") else b"\n"

@@ -39,7 +39,10 @@ def run(inv: Invocation) -> int:
                 inv.fs.rmdir(inv.abs(path))
             except OSError as e:
                 if not (ignore and e.errno in (errno.ENOTEMPTY, errno.EEXIST)):
-                    inv.error(f"failed to remove {quoteaf(path)}: {strerror(e)}")
+                    why = strerror(e)
+                    if e.errno == errno.ENOTDIR and _names_link_to_dir(inv, path):
+                        why = "Symbolic link not followed"  # GNU's words for "link/"
+                    inv.error(f"failed to remove {quoteaf(path)}: {why}")
                     status = 1
                 break
             if not parents:
@@ -51,3 +54,11 @@ def run(inv: Invocation) -> int:
             if not path:
                 break
     return status
+
+
+def _names_link_to_dir(inv: Invocation, path: str) -> bool:
+    """``path`` ends in ``/`` and names a symlink to a directory (rmdir removes no link)."""
+    if not path.endswith("/"):
+        return False
+    full = inv.abs(path.rstrip("/") or "/")
+    return inv.fs.islink(full) and inv.fs.isdir(full)

@@ -11,6 +11,7 @@ archived in sorted order (GNU uses readdir order).
 
 from __future__ import annotations
 
+import gzip
 import io
 import stat as st
 import tarfile
@@ -23,6 +24,8 @@ from vshell.builtins._opts import parse
 from vshell.builtins._timefmt import localtime, strftime, zone
 from vshell.command import Exit, Invocation
 from vshell.text.glob import fnmatch
+
+GZIP_LEVEL = 6  # gzip's default, what ``tar cz`` gets from GNU tar
 
 HELP = """\
 Usage: tar [OPTION...] [FILE]...
@@ -138,17 +141,26 @@ class Tar:
                                   b"Try 'tar --help' or 'tar --usage' for more information.\n")
             raise Exit(2)
         out = self._open_out()
+        sink: IO[bytes] = out
         mode = "w|" + self.compress if self.compress else "w|"
+        if self.compress == "gz":
+            # tarfile's stream mode deflates at level 9; GNU tar pipes through gzip -6
+            sink = gzip.GzipFile(fileobj=out, mode="wb", compresslevel=GZIP_LEVEL, mtime=0)
+            mode = "w|"
         try:
-            with tarfile.open(fileobj=out, mode=mode, format=tarfile.GNU_FORMAT) as tf:
+            with tarfile.open(fileobj=sink, mode=mode, format=tarfile.GNU_FORMAT) as tf:
                 for op in self.operands:
                     self.inv.cancel.check()
                     base = self.base()
                     path = op if op.startswith("/") else base.rstrip("/") + "/" + op
                     self._add(tf, op, self.inv.abs(path), top=True)
         finally:
-            if out is not self.inv.stdout:
-                out.close()
+            try:
+                if sink is not out:
+                    sink.close()  # the gzip trailer; ``out`` itself stays open
+            finally:
+                if out is not self.inv.stdout:
+                    out.close()
 
     def _open_out(self) -> IO[bytes]:
         if self.archive == "-":

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import os
 
-from vshell.command import Cancelled, Command, Exit, Invocation, OutputError, describe_oserror
+from vshell.command import (
+    BrokenPipe,
+    Cancelled,
+    Command,
+    Exit,
+    Invocation,
+    OutputError,
+    describe_oserror,
+)
 
 SIGPIPE_STATUS = 141
 
@@ -63,7 +71,7 @@ def call_command(cmd: Command, inv: Invocation) -> int:
         return e.status & 0xFF
     except Cancelled:
         raise
-    except BrokenPipeError:
+    except (BrokenPipe, BrokenPipeError):
         return SIGPIPE_STATUS
     except RecursionError:
         _say(inv, "maximum recursion depth exceeded")

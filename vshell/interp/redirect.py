@@ -30,11 +30,11 @@ def partial_fds(e: BaseException) -> Fds | None:
 
 
 def _abspath(sh: Shell, path: str) -> str:
-    from vshell.command import _normpath
+    """``path`` against the shell's directory; a trailing ``/`` is kept (it follows links)
+    and ``..`` is physical, as the kernel resolves a redirection's or a test's path."""
+    from vshell.command import absolute
 
-    if path.startswith("/"):
-        return _normpath(path)
-    return _normpath(sh.state.cwd.rstrip("/") + "/" + path)
+    return absolute(sh.state.cwd, path, sh.ctx.fs)
 
 
 def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
@@ -70,10 +70,27 @@ def _open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
             except FileNotFoundError:
                 fs.open(full, "wb").close()
                 return fs.open(full, "r+b")
-        return fs.open(full, mode)
+        try:
+            return fs.open(full, mode)
+        except IsADirectoryError:
+            if mode != "rb":
+                raise
+            fs.listdir(full)  # bash opens a directory it may read (EACCES when denied)
+            return DirectoryStream()
     except OSError as e:
         e.filename = path
         raise
+
+
+class DirectoryStream(io.RawIOBase):
+    """``< dir``: bash opens a directory for reading; every read then fails with EISDIR
+    (``cat < dir`` says "cat: -: Is a directory", ``$(< dir)`` is empty)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise IsADirectoryError(errno.EISDIR, "Is a directory")
 
 
 def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],

@@ -676,18 +676,24 @@ class Shell:
             data = self._read_all(fds[cmd.redirects[0].fd or 0])
         except ShellError as e:
             self.err(e.message)
-            self.state.last_status = 1
-            return ""
+            return self._file_subst_status(1, "")
+        except IsADirectoryError:
+            return self._file_subst_status(0, "")  # bash opens it; reading yields nothing
         except OSError as e:
             from vshell.command import describe_oserror
 
             self.err(describe_oserror(e))
-            self.state.last_status = 1
-            return ""
+            return self._file_subst_status(1, "")
         finally:
             redirect.close_all(opened)
-        self.state.last_status = 0
-        return data.decode("utf-8", "surrogateescape").rstrip("\n")
+        return self._file_subst_status(0, data.decode("utf-8", "surrogateescape").rstrip("\n"))
+
+    def _file_subst_status(self, status: int, text: str) -> str:
+        """Record ``$(< file)``'s status as a command substitution's: ``y=$(< /nope)``
+        is then 1, as in bash (the assignment takes the last substitution's status)."""
+        self.state.last_status = status
+        self.last_cmdsub_status = status
+        return text
 
     def _read_all(self, stream: Any) -> bytes:
         """All of ``stream`` (``$(< file)``), a MiB at a time: charged to the memory budget

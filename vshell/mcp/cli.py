@@ -19,8 +19,9 @@ from vshell.records import record
 USAGE = """\
 usage: vshell mcp [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
                   [--timeout DURATION] [--output-limit BYTES] [--memory-fs-limit BYTES]
-                  [--env NAME=VALUE|NAME]... [--cwd VPATH] [--command-timeout DURATION]
-                  [--max-result-bytes BYTES]
+                  [--memory-limit BYTES] [--max-jobs N]
+                  [--env NAME=VALUE|NAME]... [--cwd VPATH] [--overlay DIR]
+                  [--command-timeout DURATION] [--max-result-bytes BYTES]
                   [--http [HOST:]PORT] [--token TOKEN]
 """
 
@@ -31,8 +32,9 @@ session wrote to --mount HOST:VPATH:cow mounts.  Over stdio by default (stdout c
 only the protocol; logs go to stderr), or streamable HTTP at http://HOST:PORT/mcp with
 --http.
 
-The sandbox flags are those of `vshell` (see `vshell --help`).  --timeout, when given, is a
-hard ceiling for every command; without it only --command-timeout applies.
+The sandbox flags are those of `vshell` (see `vshell --help`) but the REPL's --try and
+--history-file.  --timeout, when given, is a hard ceiling for every command; without it
+only --command-timeout applies.
 
 server options:
   --command-timeout DURATION  stop a bash call that passes no `timeout` after DURATION
@@ -110,6 +112,9 @@ def main(argv: list[str]) -> int:
         if opts.action == "run" and (opts.command is not None or opts.file is not None):
             bad = "-c" if opts.command is not None else opts.file
             raise UsageError(f"vshell mcp takes no script ({bad!r})")
+        for flag, given in (("--try", opts.try_mode), ("--history-file", opts.history_file)):
+            if given:
+                raise UsageError(f"{flag} is for the REPL, not for vshell mcp")
     except UsageError as e:
         sys.stderr.write(f"vshell mcp: {e}\nTry 'vshell mcp --help' for more information.\n")
         return 2

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from vshell.command import CancelToken, normpath
+from vshell.command import CancelToken, absolute
 from vshell.records import record
 
 READ_MAX_LINES = 2000
@@ -73,8 +73,7 @@ def resolve(cwd: str, path: Any) -> str:
         raise ToolError("E_INVALID_ARGUMENT", "path must be a non-empty string")
     if "\x00" in path:
         raise ToolError("E_INVALID_ARGUMENT", "path must not contain NUL")
-    full = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
-    return normpath(full)
+    return absolute(cwd, path)  # a final "/" is kept: it must be a directory, links followed
 
 
 def _looks_binary(sample: bytes) -> bool:

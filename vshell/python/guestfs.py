@@ -40,10 +40,11 @@ def join(base: str, rel: str) -> str:
     """``rel`` (a WASI path relative to directory ``base``) as a normalised virtual path.
 
     ``..`` stops at ``/``, as everywhere in vshell; an absolute ``rel`` is still taken
-    relative to ``base`` (WASI has no absolute paths)."""
-    from vshell.command import normpath
+    relative to ``base`` (WASI has no absolute paths).  A final ``/`` is kept: the path
+    must then be a directory, and a symlink there is followed."""
+    from vshell.command import absolute
 
-    return normpath(base.rstrip("/") + "/" + rel)
+    return absolute(base, rel.lstrip("/") or ".")
 
 
 def _ino(path: str) -> int:

@@ -44,6 +44,7 @@ __all__ = ["VFS", "DirEntry", "Mount"]
 
 _SYN_DEV = 0x7673  # st_dev of synthetic entries ("vs")
 _SYN_DIR_MODE = st.S_IFDIR | 0o555
+_MOUNT_PARENT_MODE = st.S_IFDIR | 0o755  # a mount point's parent the outer mount lacks
 _RENAME_SCAN_LIMIT = 100_000
 
 
@@ -220,6 +221,10 @@ class VFS:
                 children.setdefault(parts[:i], set()).add(parts[i])
         self._children = children
         self._synthetic = {p for p in children if self._find_mount(p) is None}
+        # Directories inside a mount on the way to a nested mount point: always shown as
+        # directories (Linux needs them to exist to mount there), whatever the backend holds.
+        self._mount_parents = {p for p in children if p not in self._synthetic and p not in table}
+        self._materialize_mount_parents()
         self._fds: Mapping[int, Any] | None = None
         self._umask: int | None = None  # the shell's umask for what a view creates
         self._boot_ns = time.time_ns()
@@ -247,6 +252,32 @@ class VFS:
             backend = mount.backend
             if hasattr(backend, "boundaries"):
                 backend.boundaries = found  # a copy-on-write mount checks them when it syncs
+
+    def _materialize_mount_parents(self) -> None:
+        """Create the directories leading to nested mount points in plain in-memory
+        mounts, so files can be written beside the nested mount as on Linux.  Host and
+        copy-on-write backends are left untouched (no host write, no spurious change):
+        their missing parents are only shown, as synthetic directories."""
+        for parts in sorted(self._mount_parents, key=len):
+            mount, rel = self._find_mount(parts)  # type: ignore[misc]
+            if type(mount.backend) is not MemoryBackend:
+                continue
+            try:
+                mount.backend.mkdir(rel, 0o777, self._ctx[mount.vpath])
+            except OSError:
+                pass  # already there (seeded), or a file the nested mount now hides
+
+    def _mount_parent_stat(
+        self, parts: Parts, backend_stat: Callable[[], os.stat_result]
+    ) -> os.stat_result:
+        """A mount parent's status: the backend's directory, else a synthetic one."""
+        try:
+            info = backend_stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return self._syn_stat(parts, _MOUNT_PARENT_MODE)
+        if st.S_ISDIR(info.st_mode):
+            return info
+        return self._syn_stat(parts, _MOUNT_PARENT_MODE)
 
     def boundaries(self, vpath: str) -> Boundaries | None:
         """The host locations the mount at ``vpath`` hands off or denies (None: none)."""
@@ -434,6 +465,14 @@ class VFS:
             if parts[:1] == ("dev",):
                 return self._dev_open(parts[1:], mode, path)
             if trailing:
+                if mode[0] in "wax":  # Linux: O_CREAT with a final "/" is EISDIR...
+                    try:
+                        self.stat(path)
+                    except PermissionError:
+                        raise  # ...once the walk is allowed: a denied path says so
+                    except OSError:
+                        pass
+                    raise fs_error(errno.EISDIR)
                 info = self.stat(path)
                 raise fs_error(errno.EISDIR if st.S_ISDIR(info.st_mode) else errno.ENOTDIR)
             try:
@@ -442,7 +481,7 @@ class VFS:
                 if writing and parts and parts[:-1] in self._synthetic:
                     raise fs_error(errno.EROFS) from None
                 raise
-            if kind == "syn":
+            if kind == "syn" or parts in self._mount_parents:
                 raise fs_error(errno.EISDIR)
             if writing and mount.readonly:
                 raise fs_error(errno.EROFS)
@@ -476,7 +515,12 @@ class VFS:
                 info = self._syn_stat(parts)
             else:
                 ctx = self._ctx_for(mount)
-                info = mount.backend.stat(rel, follow or trailing, ctx)
+                if parts in self._mount_parents:
+                    info = self._mount_parent_stat(
+                        parts, lambda: mount.backend.stat(rel, False, ctx)
+                    )
+                else:
+                    info = mount.backend.stat(rel, follow or trailing, ctx)
                 if st.S_ISDIR(info.st_mode) and (self._deny or ctx.bounds):
                     info = self._hide_counts(path, info, host_dir_of(mount.backend) is not None)
             if trailing and not st.S_ISDIR(info.st_mode):
@@ -556,7 +600,12 @@ class VFS:
             elif kind == "syn":
                 entries = [(name, "d") for name in sorted(self._children.get(parts, ()))]
             else:
-                resolved, entries = mount.backend.scandir(rel, self._ctx_for(mount))
+                try:
+                    resolved, entries = mount.backend.scandir(rel, self._ctx_for(mount))
+                except (FileNotFoundError, NotADirectoryError):
+                    if parts not in self._mount_parents:
+                        raise
+                    resolved, entries = rel, []
                 extra = self._children.get(parts)
                 if extra:
                     have = {name for name, _ in entries}
@@ -594,9 +643,12 @@ class VFS:
     @_follows_cross_mount
     def readlink(self, path: str) -> str:
         """The target of a symlink, as a virtual path when it points inside its mount."""
-        parts, _ = self._split(path)
+        parts, trailing = self._split(path)
         try:
             self._check(parts)
+            if trailing:  # "link/" is the directory it leads to, never a link
+                self._stat(path, True)
+                raise fs_error(errno.EINVAL)
             kind, mount, rel = self._route(parts)
             if kind == "dev":
                 if self._dev_node(rel) == "link":
@@ -762,6 +814,8 @@ class VFS:
 
     def rmdir(self, path: str) -> None:
         """Remove an empty directory."""
+        self._refuse_mount_parent(path, errno.ENOTEMPTY)  # it holds a mount point
+        self._dir_spelling_check(path)
         try:
             self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
         except OSError as exc:
@@ -782,8 +836,40 @@ class VFS:
             return exc
         return fs_error(errno.EACCES, exc.filename, exc.filename2)
 
+    def _refuse_mount_parent(self, path: str, code: int) -> None:
+        """Raise ``code`` when ``path`` leads to a nested mount point (it must stay)."""
+        parts, _ = self._split(path)
+        if parts in self._mount_parents:
+            self._check(parts)
+            raise fs_error(code, path)
+
+    def _dir_spelling_check(self, path: str) -> bool:
+        """For ``path`` ending in ``/``, which names a directory and follows no final link
+        when removed or renamed (POSIX): ENOTDIR unless the entry itself is a directory.
+        Whether ``path`` is so spelled (False also when nothing is there)."""
+        parts, trailing = self._split(path)
+        if not trailing:
+            return False
+        try:
+            info = self._stat(join_parts(parts), False)
+        except FileNotFoundError:
+            return False
+        if not st.S_ISDIR(info.st_mode):
+            raise fs_error(errno.ENOTDIR, path)
+        return True
+
+    def _follows_for_slash(self, path: str, follow: bool) -> bool:
+        """``follow``, or True for ``path`` ending in ``/`` once it is checked to lead to a
+        directory (ENOTDIR otherwise): a final ``/`` always follows a link."""
+        if not self._split(path)[1]:
+            return follow
+        self._stat(path, True)
+        return True
+
     def unlink(self, path: str) -> None:
         """Remove a file or symlink."""
+        self._refuse_mount_parent(path, errno.EISDIR)
+        self._dir_spelling_check(path)
         self._simple_write(path, lambda m, r, c: m.backend.unlink(r, c), errno.EISDIR)
 
     remove = unlink
@@ -913,6 +999,8 @@ class VFS:
         for parts in (sparts, dparts):
             if parts[:1] == ("dev",) or parts in self._synthetic:
                 raise fs_error(errno.EROFS)
+            if parts in self._mount_parents:
+                raise fs_error(errno.EBUSY)  # moving it would move a mount point
         smount, srel, ctx = self._mount_route(sparts, True)
         dmount, drel, _ = self._mount_route(dparts, True)
         if smount is not dmount:
@@ -923,6 +1011,13 @@ class VFS:
 
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
+        try:
+            self._dir_spelling_check(src)
+            if self._split(dst)[1] and not self._dir_spelling_check(dst):
+                if not st.S_ISDIR(self._stat(join_parts(self._split(src)[0]), False).st_mode):
+                    raise fs_error(errno.ENOTDIR)  # only a directory may take a name "x/"
+        except OSError as exc:
+            raise rename_error(exc, src, dst) from None
         try:
             self._two_path_op(src, dst, self._rename)
         except OSError as exc:
@@ -1069,6 +1164,7 @@ class VFS:
     @_follows_cross_mount
     def chmod(self, path: str, mode: int, follow_symlinks: bool = True) -> None:
         """Change permission bits (OSError(EOPNOTSUPP) on a symlink itself)."""
+        follow_symlinks = self._follows_for_slash(path, follow_symlinks)
         if self._is_mount_root(path):
             self._root_op(path, lambda m, c: m.backend.chmod((), mode, follow_symlinks, c))
             return
@@ -1089,6 +1185,7 @@ class VFS:
             raise ValueError("utime: you may specify either 'times' or 'ns' but not both")
         if times is not None:
             ns = (int(times[0] * 1e9), int(times[1] * 1e9))
+        follow_symlinks = self._follows_for_slash(path, follow_symlinks)
         parts, _ = self._split(path)
         if parts[:1] == ("dev",):
             try:
