@@ -1085,11 +1085,10 @@ def b_caller(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_help(sh: Shell, name: str, args: list[str]) -> int:
     """``help [-dms] [pattern ...]`` with bash's text for the builtins vshell has."""
-    from fnmatch import fnmatchcase
-
     from vshell import builtins
     from vshell.interp import builtins_registry
     from vshell.interp.help_text import HELP
+    from vshell.text.glob import fnmatch
 
     try:
         opts, topics = parse_options(sh, "help", args, "dms", "help [-dms] [pattern ...]")
@@ -1106,7 +1105,7 @@ def b_help(sh: Shell, name: str, args: list[str]) -> int:
         glob = any(c in t for c in "*?[")
         # bash matches a topic as a pattern, or as the start of builtin names
         hits = [t] if t in HELP and not glob else sorted(
-            n for n in HELP if (fnmatchcase(n, t) if glob else n.startswith(t)))
+            n for n in HELP if (fnmatch(t, n) if glob else n.startswith(t)))
         if hits and glob and not flags:
             _out(sh, f"Shell commands matching keyword `{t}'\n\n")
         if hits:
