@@ -84,7 +84,15 @@ def _match(s: str, pos: int) -> tuple[str, re.Match[str]] | None:
 
 
 def parse(text: str, now: float, tz: _dt.tzinfo) -> tuple[int, int]:
-    """Seconds since the epoch and nanoseconds for ``text``; ValueError if not understood."""
+    """Seconds since the epoch and nanoseconds for ``text``; ValueError if not understood
+    or out of every calendar's range (``99999999999999999999 years``)."""
+    try:
+        return _parse(text, now, tz)
+    except (OverflowError, OSError) as e:  # a date past C's time_t or datetime's years
+        raise ValueError(str(e)) from None
+
+
+def _parse(text: str, now: float, tz: _dt.tzinfo) -> tuple[int, int]:
     s = text.strip().lower()
     m = re.fullmatch(r"@\s*([+-]?\d+)(?:[.,](\d+))?", s)
     if m:

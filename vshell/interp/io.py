@@ -5,6 +5,7 @@ timeout stops a pipeline within a tick.
 
 from __future__ import annotations
 
+import errno
 import io
 import threading
 from collections import deque
@@ -213,6 +214,10 @@ class PipeWriter(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
+    def readinto(self, b: Any) -> int:
+        # `read -u 1`, `mapfile -u 2`: the run's output is write-only, as a pipe's end is
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
     def write(self, b: Any) -> int:
         return self._pipe.write(b)
 
@@ -242,6 +247,10 @@ class CappedSink(io.RawIOBase):
 
     def writable(self) -> bool:
         return True
+
+    def readinto(self, b: Any) -> int:
+        # `read -u 1`, `mapfile -u 2`: the run's output is write-only
+        raise OSError(errno.EBADF, "Bad file descriptor")
 
     def write(self, b: Any) -> int:
         n = len(b)
