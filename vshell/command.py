@@ -223,11 +223,18 @@ class OutputError(Exception):
         self.oserror = err
 
 
-class GuardedOutput:
-    """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError.
+class ReaderGone(OutputError):
+    """The reader of a command's standard output has gone: the command ends as SIGPIPE ends
+    it (status 141, no message).  An OutputError, so no per-file ``except OSError`` in a
+    command mistakes it for a read error of its operand (``cut: big: Broken pipe``)."""
 
-    A broken pipe stays a BrokenPipeError (it is SIGPIPE, not an error to report).
-    """
+    def __init__(self) -> None:
+        super().__init__(BrokenPipeError(_errno.EPIPE, "Broken pipe"))
+
+
+class GuardedOutput:
+    """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError
+    and a reader that went away (a broken pipe, a closed stream) as :class:`ReaderGone`."""
 
     __slots__ = ("_stream",)
 
@@ -237,10 +244,16 @@ class GuardedOutput:
     def _call(self, method: str, *args: Any) -> Any:
         try:
             return getattr(self._stream, method)(*args)
-        except (BrokenPipeError, OutputError):
+        except OutputError:
             raise
+        except BrokenPipeError:
+            raise ReaderGone() from None
         except OSError as e:
             raise OutputError(e) from None
+        except ValueError:
+            if getattr(self._stream, "closed", False):  # "write to a closed file"
+                raise ReaderGone() from None
+            raise
 
     def write(self, data: Any) -> int:
         return self._call("write", data)

@@ -433,6 +433,10 @@ class Shell:
                     slots.release()
 
         job.thread = threading.Thread(target=body, daemon=True, name=f"vshell-job-{pid}")
+        for fd in (1, 2):  # a pipe's write end the job inherits stays open while it runs
+            stream = sub.fds.get(fd)
+            if isinstance(stream, sio.PipeWriter):
+                stream.pipe.holders.append(job.thread)
         with self.ctx.lock:
             self.ctx.jobs[pid] = job
         self.state.last_bg_pid = pid
@@ -566,7 +570,7 @@ class Shell:
             finally:
                 if i < n - 1:
                     # a >( ) the stage started holds its own copy of the pipe, as in bash
-                    for t in sh.__dict__.get("output_procsubs", ()):
+                    for t in [*sh.__dict__.get("output_procsubs", ()), *pipes[i].holders]:
                         while t.is_alive() and self.ctx.cancel.reason is None:
                             t.join(0.05)
                     pipes[i].writer.close()
