@@ -433,9 +433,10 @@ class Shell:
                     slots.release()
 
         job.thread = threading.Thread(target=body, daemon=True, name=f"vshell-job-{pid}")
+        away = _redirected_away(andor)
         for fd in (1, 2):  # a pipe's write end the job inherits stays open while it runs
             stream = sub.fds.get(fd)
-            if isinstance(stream, sio.PipeWriter):
+            if isinstance(stream, sio.PipeWriter) and fd not in away:
                 stream.pipe.holders.append(job.thread)
         with self.ctx.lock:
             self.ctx.jobs[pid] = job
@@ -961,3 +962,18 @@ __all__ = [
     "Shell", "RunContext", "ExitShell", "ReturnFromFunction", "LoopControl", "ShellError",
     "ExpansionError", "BadSubst", "new_shell",
 ]
+
+
+def _redirected_away(andor: ast.AndOr) -> set[int]:
+    """Descriptors a lone ``cmd >file &`` sends elsewhere: that job does not hold the pipe
+    end it would otherwise inherit (``{ server >/dev/null & } | cat`` ends at once)."""
+    cmds = andor.first.commands
+    if andor.rest or len(cmds) != 1:
+        return set()
+    away: set[int] = set()
+    for r in getattr(cmds[0], "redirects", ()):
+        if r.op in ("&>", "&>>"):
+            away |= {1, 2}
+        elif r.op in (">", ">>", ">|", ">&"):
+            away.add(1 if r.fd is None else r.fd)
+    return away
