@@ -530,8 +530,8 @@ def _run_stdin_script(sb) -> int:  # type: ignore[no-untyped-def]
                 if not is_complete(buf):
                     continue
             if buf.strip():
-                # padded with the lines already run, so LINENO and messages count on
-                status, ended = run("\n" * line_base + buf)
+                sb._state.script_first_line = line_base + 1  # LINENO and messages count on
+                status, ended = run(buf)
                 if ended:
                     return status
             line_base += buf.count("\n")
@@ -543,6 +543,7 @@ def _run_stdin_script(sb) -> int:  # type: ignore[no-untyped-def]
         return run("")[0]
     finally:
         sb._state.stdin_script = None
+        sb._state.script_first_line = 1
 
 
 class _StdStream:

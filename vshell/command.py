@@ -3,8 +3,8 @@
 A command is a name, a description and ``run(inv) -> int | None``.  It may raise
 :class:`Exit` to end with a status and an optional message (printed as ``name: message``).
 An ``OSError`` escaping ``run`` is printed as GNU tools print it (``name: path: strerror``)
-with status 1; :class:`BrokenPipe` (a reader that went away, what ``inv.stdout`` raises
-for a BrokenPipeError) ends it with status 141.
+with status 1; :class:`ReaderGone` (a reader that went away, what ``inv.stdout`` raises
+for a BrokenPipeError or a closed stream) ends it with status 141.
 """
 
 from __future__ import annotations
@@ -262,20 +262,18 @@ class OutputError(Exception):
         self.oserror = err
 
 
-class BrokenPipe(Exception):
-    """Writing standard output found its reader gone: SIGPIPE, which ends a GNU tool
-    silently with status 141.  Not an OSError on purpose, as :class:`OutputError`: a
-    per-file ``except OSError`` must never report it as an error reading that file."""
+class ReaderGone(OutputError):
+    """The reader of a command's standard output has gone: the command ends as SIGPIPE ends
+    it (status 141, no message).  An OutputError, so no per-file ``except OSError`` in a
+    command mistakes it for a read error of its operand (``cut: big: Broken pipe``)."""
 
-    def __init__(self, err: OSError | None = None) -> None:
-        super().__init__("Broken pipe")
-        self.errno = _errno.EPIPE
-        self.oserror = err if err is not None else BrokenPipeError(_errno.EPIPE, "Broken pipe")
+    def __init__(self) -> None:
+        super().__init__(BrokenPipeError(_errno.EPIPE, "Broken pipe"))
 
 
 class GuardedOutput:
     """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError
-    and a reader gone as :class:`BrokenPipe` (SIGPIPE, not an error to report)."""
+    and a reader that went away (a broken pipe, a closed stream) as :class:`ReaderGone`."""
 
     __slots__ = ("_stream",)
 
@@ -285,12 +283,16 @@ class GuardedOutput:
     def _call(self, method: str, *args: Any) -> Any:
         try:
             return getattr(self._stream, method)(*args)
-        except (BrokenPipe, OutputError):
+        except OutputError:
             raise
-        except BrokenPipeError as e:
-            raise BrokenPipe(e) from None
+        except BrokenPipeError:
+            raise ReaderGone() from None
         except OSError as e:
             raise OutputError(e) from None
+        except ValueError:
+            if getattr(self._stream, "closed", False):  # "write to a closed file"
+                raise ReaderGone() from None
+            raise
 
     def write(self, data: Any) -> int:
         return self._call("write", data)

@@ -476,7 +476,9 @@ class Sandbox:
 
         def work() -> None:
             try:
-                box["status"] = sh.run_toplevel(script)
+                # a piped script's next command counts its lines on (the CLI sets this)
+                first_line = getattr(self._state, "script_first_line", 1)
+                box["status"] = sh.run_toplevel(script, first_line)
             except Cancelled:
                 box["cancelled"] = True
             except BaseException as e:  # noqa: BLE001 - reported as INTERNAL

@@ -21,6 +21,7 @@ Copy standard input to each FILE, and also to standard output.
 def run(inv: Invocation) -> int:
     opts = parse(inv, "aip", ["append", "ignore-interrupts", "output-error=?"], help_text=HELP)
     mode = "ab" if opts.has("-a", "--append") else "wb"
+    nopipe = opts.has("-p", "--output-error")
     status = 0
     outs = []
     for op in opts.operands:
@@ -44,6 +45,10 @@ def run(inv: Invocation) -> int:
                     continue
                 try:
                     f.write(data)
+                except BrokenPipeError:
+                    if not nopipe:
+                        raise  # GNU tee dies of SIGPIPE: 141, no message
+                    outs[i] = (name, None)  # -p: a pipe whose reader went is dropped quietly
                 except OSError as e:
                     inv.error(f"{quotef(name)}: {strerror(e)}")
                     outs[i] = (name, None)

@@ -405,7 +405,8 @@ def b_eval(sh: Shell, name: str, args: list[str]) -> int:
     if not src.strip():
         return 0
     try:
-        return sh.run_source(src, top=False, name=f"{sh.source_name}: eval")
+        return sh.run_source(src, top=False, name=f"{sh.source_name}: eval",
+                             first_line=sh.state.lineno or 1)
     except ShellError as e:
         if e.status == 2:
             return 2

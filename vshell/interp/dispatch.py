@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 
 from vshell.command import (
-    BrokenPipe,
     Cancelled,
     Command,
     Exit,
     Invocation,
     OutputError,
+    ReaderGone,
     describe_oserror,
 )
 
@@ -64,6 +64,8 @@ def call_command(cmd: Command, inv: Invocation) -> int:
             inv.stdout.flush()
         except (AttributeError, ValueError):
             pass
+        except (BrokenPipeError, ReaderGone):
+            return SIGPIPE_STATUS
         return 0 if status is None else int(status) & 0xFF
     except Exit as e:
         if e.message:
@@ -71,7 +73,7 @@ def call_command(cmd: Command, inv: Invocation) -> int:
         return e.status & 0xFF
     except Cancelled:
         raise
-    except (BrokenPipe, BrokenPipeError):
+    except (BrokenPipeError, ReaderGone):
         return SIGPIPE_STATUS
     except RecursionError:
         _say(inv, "maximum recursion depth exceeded")
@@ -84,10 +86,27 @@ def call_command(cmd: Command, inv: Invocation) -> int:
     except OSError as e:
         _say(inv, describe_oserror(e))
         return 1
-    except Exception as e:  # a bug in the command: report it, never a traceback
-        if os.environ.get("VSHELL_DEBUG"):
-            import traceback
+    except ValueError as e:
+        if _stdout_closed(inv):  # a write to an output its reader closed: SIGPIPE, quietly
+            return SIGPIPE_STATUS
+        return _internal_error(inv, e)
+    except Exception as e:  # noqa: BLE001 - a bug in the command
+        return _internal_error(inv, e)
 
-            traceback.print_exc()
-        _say(inv, f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
-        return 1
+
+def _stdout_closed(inv: Invocation) -> bool:
+    """Whether the command's stdout is a closed stream (Python says ValueError then)."""
+    try:
+        return bool(getattr(inv.stdout, "closed", False))
+    except Exception:  # noqa: BLE001 - a host stream that cannot tell
+        return False
+
+
+def _internal_error(inv: Invocation, e: Exception) -> int:
+    """A bug in the command: report it in one line, never a traceback."""
+    if os.environ.get("VSHELL_DEBUG"):
+        import traceback
+
+        traceback.print_exception(e)
+    _say(inv, f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
+    return 1

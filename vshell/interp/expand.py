@@ -592,6 +592,8 @@ class Expander:
         label = p.name
         if p.index is not None:
             label = f"{p.name}[{p.index}]"
+        elif not p.braced and not (p.name[:1].isalpha() or p.name[:1] == "_"):
+            label = f"${p.name}"  # bash names a bare positional or special as written: $1
         raise UnboundError(f"{label}: unbound variable")
 
     def _length(self, p: W.Param) -> str:

@@ -38,6 +38,9 @@ class Pipe:
         self._reader_closed = False
         self._writer_closed = False
         self._cancel = cancel
+        # background jobs that inherited the write end: as with a real pipe, the end stays
+        # open (the reader sees no EOF) until they are done too
+        self.holders: list[threading.Thread] = []
         self.reader = PipeReader(self)
         self.writer = PipeWriter(self)
 
@@ -65,7 +68,9 @@ class Pipe:
                 if self._reader_closed:
                     raise BrokenPipeError(32, "Broken pipe")
                 if self._writer_closed:
-                    raise ValueError("write to closed pipe")
+                    # a writer that outlived its stage (the stage closed the end it shared):
+                    # nobody will read this, so it ends as a writer whose reader went
+                    raise BrokenPipeError(32, "Broken pipe")
                 room = self._capacity - self._size
                 if room <= 0:
                     self._wait()
@@ -210,6 +215,10 @@ class PipeWriter(io.RawIOBase):
     def __init__(self, pipe: Pipe) -> None:
         super().__init__()
         self._pipe = pipe
+
+    @property
+    def pipe(self) -> Pipe:
+        return self._pipe
 
     def writable(self) -> bool:
         return True

@@ -242,17 +242,21 @@ class Shell:
                 raise ExitShell(128 + SIGNALS.index(sig))
 
     # --- running source ----------------------------------------------------------------
-    def run_source(self, source: str, *, name: str | None = None, top: bool = True) -> int:
-        """Parse and run ``source`` one top-level command at a time, as bash does."""
+    def run_source(
+        self, source: str, *, name: str | None = None, top: bool = True, first_line: int = 1
+    ) -> int:
+        """Parse and run ``source`` one top-level command at a time, as bash does.
+
+        ``first_line`` is the line ``source`` starts on: $LINENO and messages count from it."""
         from vshell.syntax import parse_partial
 
         if self.state.aliases or "alias" in source or self.state.options.get("verbose") or (
                 _VERBOSE_SET.search(source)):
-            return self._run_source_by_line(source, name=name, top=top)
-        script, error = parse_partial(source)
+            return self._run_source_by_line(source, name=name, top=top, first_line=first_line)
+        script, error = parse_partial(source, first_line)
         status = self._run_items(script.items, source)
         if error is not None:
-            self._parse_failed(error, source, name, top)
+            self._parse_failed(error, source, name, top, first_line)
         return status
 
     def _run_items(self, items: list[ast.ListItem], text: str) -> int:
@@ -273,31 +277,36 @@ class Shell:
                 i = j
         return status
 
-    def _parse_failed(self, error: Any, source: str, name: str | None, top: bool) -> None:
+    def _parse_failed(
+        self, error: Any, source: str, name: str | None, top: bool, first_line: int = 1
+    ) -> None:
         if top:
             self.ctx.parse_failed = True
             self.ctx.parse_error_message = error.message
-        self.report_parse_error(error, source, name)
+        self.report_parse_error(error, source, name, first_line)
         self.state.last_status = 2
         raise ExitShell(2) if top else ShellError(error.message, status=2)
 
-    def _run_source_by_line(self, source: str, *, name: str | None, top: bool) -> int:
+    def _run_source_by_line(
+        self, source: str, *, name: str | None, top: bool, first_line: int = 1
+    ) -> int:
         """Parse and run one line at a time, expanding aliases first (as bash's reader)."""
         from vshell.interp import aliases
         from vshell.syntax import parse_partial
 
         rest = source
+        line = first_line  # the line ``rest`` starts on
         status = self.state.last_status
         while rest.strip():
             if self.state.shopt.get("expand_aliases") and self.state.aliases:
                 exp = aliases.expand(rest, self.state.aliases)
             else:
                 exp = aliases.Expansion(rest, [])
-            script, error = parse_partial(exp.text)
+            script, error = parse_partial(exp.text, line)
             items = script.items
             if not items:
                 if error is not None:
-                    self._parse_failed(error, exp.text, name, top)
+                    self._parse_failed(error, exp.text, name, top, line)
                 break
             group = [items[0]]
             for it in items[1:]:
@@ -309,31 +318,38 @@ class Shell:
                 self.write_err(exp.text[group[0].start : group[-1].end] + "\n")
             status = self._run_items(group, exp.text)
             if len(group) < len(items):
-                rest = rest[exp.to_original(items[len(group)].start) :]
+                cut = exp.to_original(items[len(group)].start)
+                line += rest.count("\n", 0, cut)
+                rest = rest[cut:]
                 continue
             if error is not None:
                 # the error may go away once aliases defined above are in force
                 nl = exp.text.find("\n", group[-1].end)
                 if nl < 0 or not self.state.aliases:
-                    self._parse_failed(error, exp.text, name, top)
+                    self._parse_failed(error, exp.text, name, top, line)
                     break
-                rest = rest[exp.to_original(nl + 1) :]
+                cut = exp.to_original(nl + 1)
+                line += rest.count("\n", 0, cut)
+                rest = rest[cut:]
                 continue
             break
         return status
 
-    def report_parse_error(self, error: Any, source: str, name: str | None) -> None:
+    def report_parse_error(
+        self, error: Any, source: str, name: str | None, first_line: int = 1
+    ) -> None:
         label = name if name is not None else self.source_name
         line = getattr(error, "line", 1) or 1
         self.write_err(f"{label}: line {line}: {error.message}\n")
         lines = source.split("\n")
-        if 1 <= line <= len(lines) and "unexpected end of file" not in error.message:
-            self.write_err(f"{label}: line {line}: `{lines[line - 1].strip()}'\n")
+        at = line - first_line  # the error's line within ``source``
+        if 0 <= at < len(lines) and "unexpected end of file" not in error.message:
+            self.write_err(f"{label}: line {line}: `{lines[at].strip()}'\n")
 
-    def run_toplevel(self, source: str) -> int:
+    def run_toplevel(self, source: str, first_line: int = 1) -> int:
         """Run a whole script as a shell process: exit, traps and fatal errors handled."""
         try:
-            status = self.run_source(source)
+            status = self.run_source(source, first_line=first_line)
             self.check()  # a signal that came during the last command runs its trap now
         except ExitShell as e:
             status = e.status
@@ -420,6 +436,11 @@ class Shell:
                     slots.release()
 
         job.thread = threading.Thread(target=body, daemon=True, name=f"vshell-job-{pid}")
+        away = _redirected_away(andor)
+        for fd in (1, 2):  # a pipe's write end the job inherits stays open while it runs
+            stream = sub.fds.get(fd)
+            if isinstance(stream, sio.PipeWriter) and fd not in away:
+                stream.pipe.holders.append(job.thread)
         with self.ctx.lock:
             self.ctx.jobs[pid] = job
         self.state.last_bg_pid = pid
@@ -553,7 +574,7 @@ class Shell:
             finally:
                 if i < n - 1:
                     # a >( ) the stage started holds its own copy of the pipe, as in bash
-                    for t in sh.__dict__.get("output_procsubs", ()):
+                    for t in [*sh.__dict__.get("output_procsubs", ()), *pipes[i].holders]:
                         while t.is_alive() and self.ctx.cancel.reason is None:
                             t.join(0.05)
                     pipes[i].writer.close()
@@ -722,7 +743,8 @@ class Shell:
         sub.fds[1] = out
         try:
             sub.state.last_status = self.state.last_status
-            status = sub.run_source(source, top=False)
+            # bash counts the body's lines on from the command's: $LINENO is a script line
+            status = sub.run_source(source, top=False, first_line=self.state.lineno or 1)
         except ExitShell as e:
             status = e.status
         except ShellError as e:
@@ -761,9 +783,11 @@ class Shell:
             sub.fds[0] = pipe.reader
             self.fds[fd] = pipe.writer
 
+        first_line = self.state.lineno or 1  # read now: this shell runs on meanwhile
+
         def body() -> None:
             try:
-                sub.run_source(source, top=False)
+                sub.run_source(source, top=False, first_line=first_line)
             except (ExitShell, AbortLine, ShellError, BrokenPipeError, Cancelled):
                 pass
             except BaseException:  # noqa: BLE001
@@ -948,3 +972,18 @@ __all__ = [
     "Shell", "RunContext", "ExitShell", "ReturnFromFunction", "LoopControl", "ShellError",
     "ExpansionError", "BadSubst", "new_shell",
 ]
+
+
+def _redirected_away(andor: ast.AndOr) -> set[int]:
+    """Descriptors a lone ``cmd >file &`` sends elsewhere: that job does not hold the pipe
+    end it would otherwise inherit (``{ server >/dev/null & } | cat`` ends at once)."""
+    cmds = andor.first.commands
+    if andor.rest or len(cmds) != 1:
+        return set()
+    away: set[int] = set()
+    for r in getattr(cmds[0], "redirects", ()):
+        if r.op in ("&>", "&>>"):
+            away |= {1, 2}
+        elif r.op in (">", ">>", ">|", ">&"):
+            away.add(1 if r.fd is None else r.fd)
+    return away

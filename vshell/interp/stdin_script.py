@@ -36,7 +36,7 @@ def run_stream(sh: Shell, stream: IO[bytes] | None) -> int:
     from vshell.syntax import is_complete
 
     status = 0
-    line_base = 0  # lines already run: the chunk is padded so LINENO and messages count on
+    line_base = 0  # lines already run: LINENO and messages count on from them
     buf = ""
     try:
         while True:
@@ -46,7 +46,7 @@ def run_stream(sh: Shell, stream: IO[bytes] | None) -> int:
                 if not is_complete(buf):
                     continue
             if buf.strip():
-                status = sh.run_source("\n" * line_base + buf)
+                status = sh.run_source(buf, first_line=line_base + 1)
             line_base += buf.count("\n")
             buf = ""
             if not line:

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from vshell.command import BrokenPipe, Cancelled, Exit, OutputError
+from vshell.command import Cancelled, Exit, OutputError
 from vshell.python import abi, cache
 from vshell.python.guestfs import GuestFS
 from vshell.python.wasi import Fault, Stop, Wasi, WasiError
@@ -157,7 +157,7 @@ def _host_function(method: Callable[..., Any], fmt: str, nparams: int, has_resul
             return trap_new(b"vshell: guest stopped", 21) or 0
         except OSError as e:
             result = wasi_errno(e)
-        except (OutputError, BrokenPipe) as e:  # the guest's stdout failed: give it the errno
+        except OutputError as e:  # the guest's stdout failed: give it the errno
             result = wasi_errno(e.oserror)
         except WasiError as e:
             result = e.code

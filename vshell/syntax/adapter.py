@@ -39,15 +39,16 @@ _ANDOR = {TT.AND_AND: "&&", TT.OR_OR: "||"}
 class Adapter:
     """Holds the source, its line index and the here-doc bodies for one parse."""
 
-    def __init__(self, src: str, heredocs: dict[int, HereDocBody]) -> None:
+    def __init__(self, src: str, heredocs: dict[int, HereDocBody], first_line: int = 1) -> None:
         self.src = src
+        self.first_line = first_line
         self.heredocs = heredocs
         self._nl = [i for i, c in enumerate(src) if c == "\n"]
 
     # -- positions ------------------------------------------------------------------------
     def line(self, pos: int) -> int:
-        """1-based line of offset ``pos``."""
-        return bisect.bisect_left(self._nl, pos) + 1
+        """Line of offset ``pos``, the source's first line being ``first_line``."""
+        return bisect.bisect_left(self._nl, pos) + self.first_line
 
     def word(self, tok: Token) -> ast.Word:
         return ast.Word(self.src[tok.lexpos : tok.endlexpos], tok.lexpos, self.line(tok.lexpos))

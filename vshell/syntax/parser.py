@@ -42,20 +42,25 @@ class ParseError(Exception):
         return self.message
 
 
-def parse(source: str) -> ast.Script:
-    """Parse a whole script; raise :class:`ParseError` on the first syntax error."""
-    script, error, _ = _read(source)
+def parse(source: str, first_line: int = 1) -> ast.Script:
+    """Parse a whole script; raise :class:`ParseError` on the first syntax error.
+
+    ``first_line`` numbers the source's first line: a piece of a longer script (the next
+    command of a piped one, a ``$( )`` body) counts on from where it sits."""
+    script, error, _ = _read(source, first_line)
     if error is not None:
         raise error
     return script
 
 
-def parse_partial(source: str) -> tuple[ast.Script, ParseError | None]:
+def parse_partial(
+    source: str, first_line: int = 1
+) -> tuple[ast.Script, ParseError | None]:
     """The complete top-level commands before the first syntax error, and that error.
 
     This is how bash runs a script: commands before a syntax error still run.
     """
-    script, error, _ = _read(source)
+    script, error, _ = _read(source, first_line)
     return script, error
 
 
@@ -92,7 +97,7 @@ def _continues(body: str) -> bool:
     return True
 
 
-def _read(source: str) -> tuple[ast.Script, ParseError | None, bool]:
+def _read(source: str, first_line: int = 1) -> tuple[ast.Script, ParseError | None, bool]:
     """Parse top-level commands until the end or the first error."""
     from vshell.syntax.adapter import Adapter
     from vshell.syntax.bashlex_shim import ShimError
@@ -100,7 +105,7 @@ def _read(source: str) -> tuple[ast.Script, ParseError | None, bool]:
 
     script = ast.CommandList()
     reader = CommandReader(source)
-    adapter = Adapter(source, reader.heredocs)
+    adapter = Adapter(source, reader.heredocs, first_line)
     try:
         while True:
             tree = reader.next()
@@ -124,7 +129,7 @@ def _error(
     """Build a ParseError, placing end-of-file errors on the line after the last one."""
     pos = max(0, min(pos, len(source)))
     if eof and _reported_at_eof(source, pos, token):
-        line = source.count("\n") + (1 if source.endswith("\n") else 2)
+        line = source.count("\n") + (1 if source.endswith("\n") else 2) + adapter.first_line - 1
         return ParseError(message, line, 1, token, at_eof=True)
     line = adapter.line(pos)
     col = pos - (source.rfind("\n", 0, pos) + 1) + 1

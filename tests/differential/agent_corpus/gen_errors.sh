@@ -105,7 +105,6 @@ mkdir -p existing notempty; touch notempty/f
 if ! cd nowhere >/dev/null 2>&1; then echo 'not ok'; else echo ok; fi
 
 ### case: c04_i2
-### xfail: interp: $LINENO inside $( ) is the line within the substitution, bash counts script lines
 mkdir -p existing notempty; touch notempty/f
 out=$(cd nowhere 2>&1); echo "status=$? out=$out"
 

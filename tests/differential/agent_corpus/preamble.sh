@@ -113,7 +113,6 @@ for x in "${arr[@]}"; do echo "$x"; done
 echo ok
 
 ### case: nounset_positional
-### xfail: interp: `set -u` on $1 says '1: unbound variable' (bash '$1:') and exits 1, bash 127
 set -u
 echo "${1:-none}"
 echo "$1"
