@@ -200,6 +200,9 @@ SCRIPTS = [
     "printf 'g() { echo \"G ${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller 0; }\\n"
     "echo \"S ${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"\\n' > lib.sh;"
     " printf 'f() { g; }\\nsource ./lib.sh\\nf\\ncaller\\n' > main.sh; bash main.sh",
+    # printf %(...)T: an expansion of 128 bytes or more does not fit bash's buffer (empty)
+    "for n in 1 31 32 40; do f=$(printf '%%Y%.0s' $(seq $n)); printf \"%($f)T\" 0 | wc -c; done;"
+    " printf '[%(%Y)T][%-6(%Y)T][%.2(%Y)T]\\n' 0 0 0",
 ]
 
 
