@@ -207,6 +207,8 @@ SCRIPTS = [
     "mkdir -p t; ln -s t l; cd l; bash -c 'basename $(pwd); basename $PWD'; unset PWD;"
     " bash -c 'basename $(pwd)'; PWD=/nonexistent bash -c 'basename $PWD';"
     " PWD=rel bash -c 'basename $PWD'; cd ..; PWD=$PWD/l bash -c 'cd t; basename $(pwd)'",
+    # /tmp is world-writable and sticky, as on Linux
+    "test -k /tmp; echo $?; stat -c '%a %A' /tmp; test -k .; echo $?",
 ]
 
 
