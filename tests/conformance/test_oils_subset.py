@@ -59,8 +59,9 @@ FLOORS = {
 
 @pytest.mark.skipif(not RUNNER.exists(), reason="shared/ conformance suite not present")
 def test_oils_subset(tmp_path: Path) -> None:
-    vshell = shutil.which("vshell")
-    shell = vshell if vshell else f"{sys.executable} -m vshell"
+    # this checkout's vshell: --vshell gives the shell a clean environment, so an installed
+    # `vshell` (or PYTHONPATH) would run whatever tree is installed, not this one
+    shell = f"{shutil.which('env') or '/usr/bin/env'} PYTHONPATH={ROOT} {sys.executable} -m vshell"
     out = tmp_path / "oils.json"
     proc = subprocess.run(
         [sys.executable, str(RUNNER), "--shell", shell, "--vshell", "--mode", "file",

@@ -200,6 +200,15 @@ SCRIPTS = [
     "printf 'g() { echo \"G ${FUNCNAME[*]}|${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"; caller 0; }\\n"
     "echo \"S ${BASH_SOURCE[*]}|${BASH_LINENO[*]}\"\\n' > lib.sh;"
     " printf 'f() { g; }\\nsource ./lib.sh\\nf\\ncaller\\n' > main.sh; bash main.sh",
+    # printf %(...)T: an expansion of 128 bytes or more does not fit bash's buffer (empty)
+    "for n in 1 31 32 40; do f=$(printf '%%Y%.0s' $(seq $n)); printf \"%($f)T\" 0 | wc -c; done;"
+    " printf '[%(%Y)T][%-6(%Y)T][%.2(%Y)T]\\n' 0 0 0",
+    # a new shell keeps an inherited $PWD only when it names the working directory
+    "mkdir -p t; ln -s t l; cd l; bash -c 'basename $(pwd); basename $PWD'; unset PWD;"
+    " bash -c 'basename $(pwd)'; PWD=/nonexistent bash -c 'basename $PWD';"
+    " PWD=rel bash -c 'basename $PWD'; cd ..; PWD=$PWD/l bash -c 'cd t; basename $(pwd)'",
+    # /tmp is world-writable and sticky, as on Linux
+    "test -k /tmp; echo $?; stat -c '%a %A' /tmp; test -k .; echo $?",
 ]
 
 

@@ -22,7 +22,7 @@ MINE = [
     "rmdir", "readlink", "realpath", "stat", "tee", "mktemp", "truncate", "du", "df", "tree",
     "file", "find", "xargs", "expr", "date", "env", "which", "timeout", "yes", "sleep",
     "whoami", "hostname", "uname", "id", "nproc", "printenv", "tar", "gzip", "gunzip", "zcat",
-    "cmp", "shuf", "split",
+    "cmp", "shuf", "split", "mkfifo",
 ]
 
 

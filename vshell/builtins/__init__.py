@@ -60,6 +60,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "ln": (_B + "ln:run", "make links between files"),
     "chmod": (_B + "chmod:run", "change file mode bits"),
     "rmdir": (_B + "rmdir:run", "remove empty directories"),
+    "mkfifo": (_B + "mkfifo:run", "make FIFOs (refused: no named pipes in the sandbox)"),
     "readlink": (_B + "readlink:run", "print resolved symbolic links or canonical file names"),
     "realpath": (_B + "realpath:run", "print the resolved path"),
     "stat": (_B + "stat:run", "display file or file system status"),

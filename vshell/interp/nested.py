@@ -58,6 +58,20 @@ def new_state(env: dict[str, str], cwd: str, script_name: str) -> ShellState:
     return st
 
 
+def _initial_pwd(sh: Shell, env_pwd: str | None) -> str:
+    """The directory a new shell starts in, as bash picks it: an inherited ``$PWD`` when it
+    is absolute and names the working directory, else the physical path (getcwd)."""
+    cwd = sh.state.cwd
+    fs = sh.ctx.fs
+    try:
+        if env_pwd and env_pwd.startswith("/"):
+            if env_pwd == cwd or fs.realpath(env_pwd) == fs.realpath(cwd):
+                return env_pwd
+        return fs.realpath(cwd)
+    except (OSError, ValueError):
+        return cwd
+
+
 def b_shell(sh: Shell, name: str, args: list[str]) -> int:
     env = sh.state.exported()
     return run_shell_command(sh, name, args, env, sh.fds)
@@ -157,7 +171,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         rest = rest[1:]
     else:
         source = ""  # read from stdin as the script runs (stdin_script)
-    st = new_state(env, sh.state.cwd, script_name)
+    st = new_state(env, _initial_pwd(sh, env.get("PWD")), script_name)
     background = sh.job_pid is not None
     st.bashpid = sh.job_pid if background else new_pid()
     sh.job_pid = None  # only the job's own command is that process

@@ -13,6 +13,7 @@ from vshell.text import escapes
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
+STRFTIME_BUFFER = 128  # bytes bash gives one %(...)T expansion, its NUL included
 _SPEC = re.compile(r"%([-+ #0'I]*)(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|L|q|j|z|t)?"
                    r"(\([^)]*\)T|[diouxXeEfFgGaAcsbqn%])")
 
@@ -223,7 +224,9 @@ def format_once(sh: Shell, fmt: str, args: _Args) -> tuple[str, bool]:
             from vshell.builtins import _timefmt
 
             tz = _timefmt.zone({"TZ": sh.state.exported().get("TZ", "")})
-            text = _timefmt.strftime(tf, _timefmt.localtime(t, tz))[:128]
+            text = _timefmt.strftime(tf, _timefmt.localtime(t, tz))
+            if len(text.encode("utf-8", "surrogateescape")) >= STRFTIME_BUFFER:
+                text = ""  # bash's buffer: strftime(3) gives nothing when it does not fit
             out.append(_pad(text, flags, width, prec))
             continue
         if conv in "diouxX":
