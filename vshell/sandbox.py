@@ -23,7 +23,6 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
 _PROCSUB_GRACE = 1.0  # seconds a finished script waits for its process substitutions
 DEFAULT_MEMORY_FS_LIMIT = 1 << 30  # file data held by /tmp, memory mounts and cow overlays
-TMP_MODE = 0o1777  # the default /tmp, as Linux has it (drwxrwxrwt)
 # Everything one sandbox holds: shell data, pipes, file data and its Python guests together.
 # Twice the default guest (1 GiB) or file data (1 GiB), so either can use its whole share
 # with room for the shell; small enough that a few runaway sandboxes do not take a 16 GiB
@@ -126,12 +125,9 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) ->
         else:
             raise SandboxConfigError(f"not a mount: {m!r}")
     try:
-        fs = vfs.VFS(mounts=built, deny=list(deny), memory_budget=budget)
+        return vfs.VFS(mounts=built, deny=list(deny), memory_budget=budget)
     except ValueError as e:
         raise SandboxConfigError(str(e)) from None
-    if "/tmp" not in seen:  # the VFS's own /tmp: world-writable and sticky, as on Linux
-        fs.chmod("/tmp", TMP_MODE)
-    return fs
 
 
 def _open_overlay_store(fs: Any, overlay_dir: str | os.PathLike[str] | None) -> Any:

@@ -6,6 +6,9 @@ import re
 
 from vshell.builtins import _textio as tio
 from vshell.command import Exit, Invocation
+from vshell.text.numarg import UINTMAX_MAX
+
+_MAX_PAD = 1 << 30  # bytes of spaces one tab may become
 
 
 class Stops:
@@ -26,6 +29,8 @@ class Stops:
                 bad = item if prefix == "" else prefix + item
                 raise Exit(1, f"tab size contains invalid character(s): {tio.quote(bad)}")
             n = int(item)
+            if n > UINTMAX_MAX:
+                raise Exit(1, f"tab stop is too large {tio.quote(item)}")
             if prefix == "/":
                 self.extend = n
                 continue
@@ -104,6 +109,8 @@ def _expand_line(line: bytes, stops: Stops, initial: bool) -> bytes:
             nxt = stops.next(col, idx)
             if nxt is None:
                 nxt = col + 1
+            if nxt - col > _MAX_PAD:  # GNU would write spaces for hours; refuse instead
+                raise Exit(1, f"tab stop too large to expand (vshell pads at most {_MAX_PAD})")
             out += b" " * (nxt - col)
             col = nxt
             continue

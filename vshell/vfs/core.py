@@ -207,7 +207,8 @@ class VFS:
             order.append(mount)
         self._table = table
         if self._find_mount(("tmp",)) is None:
-            tmp = Mount("/tmp", MemoryBackend(budget=memory_budget))
+            # the VFS's own /tmp: world-writable and sticky (drwxrwxrwt), as on Linux
+            tmp = Mount("/tmp", MemoryBackend(budget=memory_budget, root_mode=0o1777))
             table[("tmp",)] = tmp
             order.append(tmp)
         self._mounts = order

@@ -294,11 +294,14 @@ def _may(fobj: Any, mode: str) -> bool:
 class MemoryBackend:
     """A private in-memory tree (pyfakefs) usable as a read-write or read-only mount.
 
-    ``files`` optionally seeds it: mount-relative paths mapped to bytes (or str, UTF-8).
+    ``files`` optionally seeds it: mount-relative paths mapped to bytes (or str, UTF-8);
+    ``root_mode`` the root directory's mode (the default /tmp is 1777, as on Linux).  The tree
+    is built on first use, so a sandbox that never touches it never imports pyfakefs.
     """
 
     def __init__(self, files: Mapping[str, bytes | str] | None = None,
-                 budget: MemoryBudget | None = None) -> None:
+                 budget: MemoryBudget | None = None, root_mode: int | None = None) -> None:
+        self._root_mode = root_mode
         self._lock = threading.RLock()
         self._live: dict[int, _Live] = {}
         self._seed = dict(files or {})
@@ -354,6 +357,8 @@ class MemoryBackend:
         fake_os = FakeOsModule(fake)
         self._fake_os = fake_os
         self._fake = fake
+        if self._root_mode is not None:
+            fake_os.chmod("/", self._root_mode)
         for path, data in self._seed.items():
             parts, _ = split_path(path)
             if len(parts) > 1:
