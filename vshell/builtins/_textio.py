@@ -14,6 +14,7 @@ from vshell.builtins import _opts
 from vshell.builtins._helptext import HELP, VERSION
 from vshell.command import Exit, Invocation
 from vshell.text import gnuquote
+from vshell.text.numarg import suffix_multiplier
 
 CHUNK = 65536
 
@@ -159,31 +160,9 @@ def parse_size(text: str, allow_sign: bool = False) -> int | None:
     n = int(num)
     if not suf:
         return sign * n
-    mult = _suffix(suf)
+    mult = suffix_multiplier(suf)
     if mult is None:
         return None
     return sign * n * mult
 
 
-_POW = {"K": 1, "k": 1, "M": 2, "m": 2, "G": 3, "g": 3, "T": 4, "t": 4, "P": 5, "p": 5,
-        "E": 6, "e": 6, "Z": 7, "z": 7, "Y": 8, "y": 8, "R": 9, "r": 9, "Q": 10, "q": 10}
-
-
-def _suffix(suf: str) -> int | None:
-    if suf == "b":
-        return 512
-    if suf == "c":
-        return 1
-    if suf == "w":
-        return 2
-    if suf[0] not in _POW:
-        return None
-    p = _POW[suf[0]]
-    rest = suf[1:]
-    if rest == "":
-        return 1024**p
-    if rest == "B":
-        return 1000**p
-    if rest in ("iB",):
-        return 1024**p
-    return None

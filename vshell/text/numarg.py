@@ -61,7 +61,7 @@ def parse_count(text: str, *, limit: int = UINTMAX_MAX, suffixes: bool = False,
         return Count(limit, True)
     n = int(num, base)
     if suf:
-        mult = _suffix(suf) if suffixes else None
+        mult = suffix_multiplier(suf) if suffixes else None
         if mult is None:
             return None
         n *= mult
@@ -93,7 +93,9 @@ def shell_number(text: str) -> int | None:
     return n if INTMAX_MIN <= n <= INTMAX_MAX else None
 
 
-def _suffix(suf: str) -> int | None:
+def suffix_multiplier(suf: str) -> int | None:
+    """What a GNU size suffix multiplies by (``K`` 1024, ``KB`` 1000, ``b`` 512 …); None if
+    it is not one."""
     if suf == "b":
         return 512
     if suf == "c":
