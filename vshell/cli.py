@@ -14,7 +14,7 @@ import os
 import re
 import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vshell import __version__
 from vshell.records import field, record
@@ -409,8 +409,6 @@ def _arm_watchdog(timeout: float | None) -> bool:
 
 
 def run_script(sb, script: str, args: list[str], name: str | None) -> int:  # type: ignore[no-untyped-def]
-    from vshell.command import CancelToken
-    from vshell.result import Outcome
 
     if args:
         sb._state.script_name = args[0]
@@ -420,6 +418,16 @@ def run_script(sb, script: str, args: list[str], name: str | None) -> int:  # ty
     stdin = sys.stdin.buffer if sys.stdin is not None else None
     out = _StdStream(sys.stdout.buffer)
     err = _StdStream(sys.stderr.buffer)
+    res, stopped = _exec_once(sb, script, stdin, out, err)
+    return stopped if stopped is not None else res.exit_code
+
+
+def _exec_once(sb, script: str, stdin: Any, out: Any, err: Any) -> tuple[Any, int | None]:  # type: ignore[no-untyped-def]
+    """One ``exec`` under the CLI's signal handlers and watchdog: its Result, and the status
+    a signal, a cancel or the timeout stopped it with (None when it ran to its end)."""
+    from vshell.command import CancelToken
+    from vshell.result import Outcome
+
     with _Signals() as sigs:
         token = CancelToken()
         sigs.token = token  # type: ignore[assignment]
@@ -432,12 +440,12 @@ def run_script(sb, script: str, args: list[str], name: str | None) -> int:  # ty
     if res.truncated:
         sys.stderr.write(f"vshell: output truncated at {sb.output_limit} bytes\n")
     if sigs.received == signal.SIGTERM:
-        return 143
+        return res, 143
     if sigs.received == signal.SIGINT or res.outcome is Outcome.CANCELED:
-        return 130
+        return res, 130
     if res.outcome is Outcome.TIMED_OUT:
-        return 137
-    return res.exit_code
+        return res, 137
+    return res, None
 
 
 def run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped-def]
@@ -488,7 +496,6 @@ def _run_stdin_script(sb) -> int:  # type: ignore[no-untyped-def]
     line); a syntax error ends the shell with 2, line numbers counting on; the EXIT trap
     runs at the end.  Each command has its own --timeout, so a pipe may feed a session.
     SIGINT stops the running command and the script goes on; SIGTERM ends it (143)."""
-    from vshell.command import CancelToken
     from vshell.result import Outcome
     from vshell.syntax import is_complete
 
@@ -499,23 +506,9 @@ def _run_stdin_script(sb) -> int:  # type: ignore[no-untyped-def]
     status, line_base, buf = 0, 0, ""
 
     def run(script: str) -> tuple[int, bool]:
-        with _Signals() as sigs:
-            token = CancelToken()
-            sigs.token = token  # type: ignore[assignment]
-            armed = _arm_watchdog(sb.timeout)
-            try:
-                res = sb.exec(script, stdin=stream, stdout=out, stderr=err, cancel=token)
-            finally:
-                if armed:
-                    signal.alarm(0)
-        if res.truncated:
-            sys.stderr.write(f"vshell: output truncated at {sb.output_limit} bytes\n")
-        if sigs.received == signal.SIGTERM:
-            return 143, True
-        if sigs.received == signal.SIGINT or res.outcome is Outcome.CANCELED:
-            return 130, False
-        if res.outcome is Outcome.TIMED_OUT:
-            return 137, False
+        res, stopped = _exec_once(sb, script, stream, out, err)
+        if stopped is not None:
+            return stopped, stopped == 143
         ended = res.outcome is Outcome.INVALID or bool(getattr(sb, "_exit_requested", False))
         return res.exit_code, ended
 
