@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vshell import builtins  # noqa: E402
+from vshell import commands as builtins  # noqa: E402
 from vshell.command import CancelToken, Invocation  # noqa: E402
 from vshell.interp.dispatch import call_command  # noqa: E402
 from vshell.vfs import VFS, HostBackend, Mount  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tools import require
 
-from vshell import builtins
+from vshell import commands as builtins
 from vshell.command import CancelToken, Invocation
 from vshell.interp.dispatch import call_command
 

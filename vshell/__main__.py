@@ -2,7 +2,7 @@
 
 import sys
 
-from vshell.cli import main
+from vshell.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

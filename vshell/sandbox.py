@@ -169,9 +169,9 @@ def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
 
 
 def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
-    from vshell import builtins as shipped
-    from vshell.interp import builtins_registry
-    from vshell.interp.builtins_core import KEYWORDS
+    from vshell import commands as shipped
+    from vshell.interp.builtins import registry as builtins_registry
+    from vshell.interp.builtins.core import KEYWORDS
 
     out: dict[str, Command] = {}
     for c in commands:

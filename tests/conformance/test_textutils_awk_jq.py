@@ -64,7 +64,7 @@ def _sandbox(tmp: str, env: dict):
 def _run_direct(tmp: str, argv: list[str], stdin: bytes, env: dict) -> tuple[int, bytes, bytes]:
     import shlex
 
-    from vshell import builtins
+    from vshell import commands as builtins
     from vshell.command import CancelToken, Invocation
     from vshell.interp.dispatch import call_command
     from vshell.vfs import VFS, HostBackend, Mount

@@ -93,7 +93,7 @@ def run_with_commands(root: Path, argv: list[str], stdin: bytes = b"",
 
     from cmdharness import GNU_ENV, Ran, make_fs
 
-    from vshell import builtins
+    from vshell import commands as builtins
     from vshell.command import CancelToken, Invocation
     from vshell.interp.dispatch import call_command
 

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 from tools import gnu_awk_is_awk, require
 
-from vshell import HostMount, Sandbox, builtins
+from vshell import HostMount, Sandbox
+from vshell import commands as builtins
 
 CORPUS = Path(__file__).parent / "agent_corpus"
 ENV = {"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin", "TERM": "dumb"}

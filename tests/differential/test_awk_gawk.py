@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from vshell import builtins
+from vshell import commands as builtins
 from vshell.command import CancelToken, Invocation
 from vshell.interp.dispatch import call_command
 

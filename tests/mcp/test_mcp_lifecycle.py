@@ -98,7 +98,7 @@ def test_a_script_named_mcp_still_runs(tmp_path: Path) -> None:
 
 
 def test_dash_c_does_not_import_the_sdk() -> None:
-    code = ("import sys\nfrom vshell.cli import main\nrc = main(['-c', 'true'])\n"
+    code = ("import sys\nfrom vshell.cli.main import main\nrc = main(['-c', 'true'])\n"
             "assert rc == 0\nassert not any(m == 'mcp' or m.startswith('mcp.') "
             "or m.startswith('vshell.mcp') for m in sys.modules), 'mcp imported'\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=server_env(),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vshell import builtins
+from vshell import commands as builtins
 from vshell.command import CancelToken, Invocation
 from vshell.interp.dispatch import call_command
 

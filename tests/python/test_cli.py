@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pyharness import make_fs, py
 
-from vshell.builtins.python import locate_program, split_command_line
+from vshell.commands.python import locate_program, split_command_line
 
 
 def test_print(fs) -> None:

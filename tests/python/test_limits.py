@@ -45,7 +45,7 @@ def test_sleep_works(fs) -> None:
 
 
 def test_cancel_from_another_thread(root: Path) -> None:
-    from vshell import builtins
+    from vshell import commands as builtins
     from vshell.command import CancelToken, Invocation
     from vshell.interp.dispatch import call_command
 

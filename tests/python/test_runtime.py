@@ -13,7 +13,7 @@ import pytest
 from pyharness import make_fs
 
 import pywasm
-from vshell import builtins
+from vshell import commands as builtins
 from vshell.command import Cancelled, CancelToken, Invocation
 from vshell.interp.dispatch import call_command
 from vshell.python import cache, guest_files
@@ -197,7 +197,7 @@ def test_wasmtime_is_imported_lazily() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, vshell.python, vshell.builtins.python, pywasm;"
+    code = ("import sys, vshell.python, vshell.commands.python, pywasm;"
             " print('wasmtime' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[2], check=True).stdout

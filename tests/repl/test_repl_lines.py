@@ -1,7 +1,7 @@
 """The REPL fed from a pipe (how agents drive it) and its completion logic.
 
 Piped input is read line by line with no prompts; incomplete commands are collected until
-they parse.  Completion is tested through ``vshell.repl.complete`` directly, without a
+they parse.  Completion is tested through ``vshell.cli.repl.complete`` directly, without a
 terminal.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from vshell.cli.repl import complete
 from vshell.command import Command
-from vshell.repl import complete
 from vshell.sandbox import MemoryMount, Sandbox
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,7 +109,7 @@ def test_help_documents_history_file() -> None:
 
 
 def test_dash_c_does_not_import_prompt_toolkit() -> None:
-    code = ("import sys; from vshell.cli import main; rc = main(['-c', 'echo hi']); "
+    code = ("import sys; from vshell.cli.main import main; rc = main(['-c', 'echo hi']); "
             "print('prompt_toolkit' in sys.modules)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=20,
                          cwd=REPO)

@@ -221,7 +221,7 @@ def test_commands_read_the_terminal(term: Tmux, project: Path) -> None:
 MEASURE = """
 import sys, time
 t0, c0 = time.perf_counter(), time.process_time()
-from vshell.repl import _make_session
+from vshell.cli.repl import _make_session
 from vshell.sandbox import Sandbox
 _make_session(Sandbox(), None)
 wall, cpu = time.perf_counter() - t0, time.process_time() - c0

@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from vshell.builtins import names as command_names
-from vshell.interp.builtins_registry import names as builtin_names
+from vshell.commands import names as command_names
+from vshell.interp.builtins.registry import names as builtin_names
 
 SPEC_DIR = Path("/work/shared/conformance/oils/spec")
 REPO_TESTS = Path(__file__).resolve().parents[1]

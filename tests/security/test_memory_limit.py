@@ -25,7 +25,7 @@ SIXTY_MB_OF_A = 'x=$(head -c 60M /dev/zero | tr "\\0" a)'
 
 _PEAK_RUNNER = (
     "import resource, sys\n"
-    "from vshell.cli import main\n"
+    "from vshell.cli.main import main\n"
     "try:\n"
     "    rc = main(sys.argv[1:])\n"
     "finally:\n"
@@ -276,7 +276,7 @@ def test_mcp_tools_draw_on_the_same_budget() -> None:
 
 
 def test_mcp_server_takes_the_flags() -> None:
-    from vshell.cli import parse_args
+    from vshell.cli.main import parse_args
 
     opts = parse_args(["--memory-limit", "300M", "--max-jobs", "5", "-c", "true"])
     assert (opts.memory_limit, opts.max_jobs) == (300 * MB, 5)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.cmdharness import make_fs, run_cmd
-from vshell import builtins
+from vshell import commands as builtins
 from vshell.command import Cancelled, CancelToken, Invocation
 from vshell.interp.dispatch import call_command
 

@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 
 from tests.cmdharness import run_cmd
-from vshell.builtins._bigdigits import approx_digits, to_int, to_str
-from vshell.builtins.bc import MAX_DIGITS
+from vshell.commands._lib.bigdigits import approx_digits, to_int, to_str
+from vshell.commands.bc import MAX_DIGITS
 
 needs_bc = pytest.mark.skipif(shutil.which("bc") is None, reason="GNU bc not installed")
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.cmdharness import run_cmd
 from vshell import Sandbox
-from vshell.builtins.expr import MAX_DIGITS
+from vshell.commands.expr import MAX_DIGITS
 from vshell.interp import braces
 
 needs_expr = pytest.mark.skipif(shutil.which("expr") is None, reason="GNU expr not installed")

@@ -123,8 +123,8 @@ def test_startup_is_light() -> None:
     and not the slow-to-import stdlib modules (dataclasses with inspect, hashlib)."""
     heavy = ("httpx", "wasmtime", "prompt_toolkit", "jq", "pyfakefs", "dataclasses", "inspect",
              "hashlib")
-    code = ("import sys; before = set(sys.modules); import vshell.cli\n"
-            "try:\n    vshell.cli.main(['-c', 'echo hi | cat; x=$((1+2)); [[ a == a ]]'])\n"
+    code = ("import sys; before = set(sys.modules); import vshell.cli.main\n"
+            "try:\n    vshell.cli.main.main(['-c', 'echo hi | cat; x=$((1+2)); [[ a == a ]]'])\n"
             "finally:\n"
             f"    print(sorted(m for m in {heavy!r} if m in set(sys.modules) - before))")
     # a first run may build the parser tables (which imports more); measure a warm start
@@ -158,7 +158,7 @@ def test_watchdog_ends_a_process_stuck_in_c() -> None:
     """Nothing vshell runs should hold the interpreter past its timeout any more, but the
     one-shot CLI keeps the kernel's SIGALRM as a last resort: a C loop that never yields
     (sum over a huge range) is ended shortly after the timeout and its grace."""
-    code = ("from vshell import cli\n"
+    code = ("from vshell.cli import main as cli\n"
             "assert cli._arm_watchdog(0.5)\n"
             "sum(range(10 ** 13))\n")
     t0 = time.monotonic()
@@ -173,8 +173,8 @@ def test_every_flag_is_in_both_help_texts() -> None:
     import inspect
     import re
 
-    from vshell import cli
-    from vshell.mcp import cli as mcp_cli
+    from vshell.cli import main as cli
+    from vshell.mcp import main as mcp_cli
 
     accepted = set(re.findall(r'name == "(--[a-z-]+)"', inspect.getsource(cli.parse_args)))
     assert {"--mount", "--memory-limit", "--max-jobs", "--overlay"} <= accepted
@@ -189,7 +189,7 @@ def test_every_flag_is_in_both_help_texts() -> None:
 
 
 def test_mcp_refuses_repl_only_flags() -> None:
-    from vshell.mcp import cli as mcp_cli
+    from vshell.mcp import main as mcp_cli
 
     for argv in (["--try"], ["--history-file", "/tmp/h"]):
         assert mcp_cli.main(argv) == 2

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vshell import HostMount, Sandbox, SandboxConfigError
-from vshell.cli import main
+from vshell.cli.main import main
 
 HINT = "Try 'vshell --help' for more information.\n"
 

@@ -12,8 +12,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from cmdharness import run_cmd  # noqa: E402
 
-from vshell.builtins import _dateparse, _modes  # noqa: E402
-from vshell.builtins._futil import human, quote, quoteaf, quotef  # noqa: E402
+from vshell.commands._lib import dateparse as _dateparse
+from vshell.commands._lib import modes as _modes  # noqa: E402
+from vshell.commands._lib.futil import human, quote, quoteaf, quotef  # noqa: E402
 from vshell.text import regex  # noqa: E402
 from vshell.text.glob import fnmatch  # noqa: E402
 

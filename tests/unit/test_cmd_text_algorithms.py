@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from functools import cmp_to_key
 
-from vshell.builtins._diffcore import diff
-from vshell.builtins._sortkeys import _version_key, filevercmp
+from vshell.commands._lib.diffcore import diff
+from vshell.commands._lib.sortkeys import _version_key, filevercmp
 
 
 def _apply(a: list[str], b: list[str], changes) -> list[str]:

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from cmdharness import make_fs  # noqa: E402
 
-from vshell import builtins  # noqa: E402
+from vshell import commands as builtins  # noqa: E402
 from vshell.command import Cancelled, CancelToken, Invocation  # noqa: E402
 from vshell.interp.dispatch import call_command  # noqa: E402
 
@@ -154,7 +154,7 @@ def test_wc_counts_large_stream(tmp_path):
 
 
 def test_sort_external_merge(tmp_path, monkeypatch):
-    from vshell.builtins import sort as sortmod
+    from vshell.commands import sort as sortmod
 
     monkeypatch.setattr(sortmod, "RUN_BYTES", 4096)
     lines = [f"{(i * 7919) % 5000:05d} x\n".encode() for i in range(5000)]

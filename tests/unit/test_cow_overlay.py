@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vshell.cli import _parse_mount, main
+from vshell.cli.main import _parse_mount, main
 from vshell.overlay_review import collapse_removals
 from vshell.sandbox import HostMount, Sandbox, SandboxConfigError
 from vshell.vfs import VFS, Ctx, Mount

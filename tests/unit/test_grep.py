@@ -8,9 +8,9 @@ import os
 import pytest
 
 from tests.cmdharness import run_cmd, write_files
-from vshell import builtins
-from vshell.builtins import grep as grep_mod
+from vshell import commands as builtins
 from vshell.command import Cancelled, CancelToken, Invocation
+from vshell.commands import grep as grep_mod
 from vshell.interp.dispatch import call_command
 from vshell.vfs import VFS, MemoryBackend, Mount
 

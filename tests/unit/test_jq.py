@@ -236,7 +236,7 @@ def test_reads_stdin_in_chunks(tmp_path: Path) -> None:
             return b"1\n" * 10
 
     from tests.cmdharness import make_fs
-    from vshell import builtins
+    from vshell import commands as builtins
     from vshell.command import CancelToken, Invocation
     from vshell.interp.dispatch import call_command
 

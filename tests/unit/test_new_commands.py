@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from cmdharness import run_cmd  # noqa: E402
 
-from vshell import builtins  # noqa: E402
+from vshell import commands as builtins  # noqa: E402
 
 NEW = ["numfmt", "iconv", "less", "more", "chown", "chgrp", "yq"]
 

@@ -12,9 +12,9 @@ import time
 import pytest
 
 from vshell.syntax import parse
-from vshell.syntax.bashlex_shim import btok
-from vshell.syntax.bashlex_shim_dquote import read_double_quoted
-from vshell.syntax.bashlex_shim_tokens import Tokenizer
+from vshell.syntax.shim.base import btok
+from vshell.syntax.shim.dquote import read_double_quoted
+from vshell.syntax.shim.tokens import Tokenizer
 
 BODIES = [
     'abc"', 'a\\"b"', 'a\\\nb"', 'a\\\\"', '$(echo "x)")"', '${a:-"b}"}"', '`echo "a"`"',

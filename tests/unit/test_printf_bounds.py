@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from vshell import Sandbox
-from vshell.interp.printf import MAX_FIELD
+from vshell.interp.builtins.printf import MAX_FIELD
 
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash not installed")
 

@@ -350,8 +350,8 @@ def test_shortcut_extraction():
 def test_first_per_line_matches_sed(pattern, rep):
     text = "error and error\nfoo boo\n\nbar\nab ba\nterror"
     rx = compile(pattern, "bre", utf8=True, eol="\n")
-    from vshell.builtins.sed import _first_per_line_spans
-    from vshell.builtins.sed_parse import Subst
+    from vshell.commands.sed.command import _first_per_line_spans
+    from vshell.commands.sed.parse import Subst
 
     sub = Subst.__new__(Subst)
     sub.parts = [("lit", rep.split("\\1")[0])]

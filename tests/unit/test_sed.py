@@ -7,10 +7,10 @@ import io
 import pytest
 
 from tests.cmdharness import GNU_ENV, run_cmd
-from vshell import builtins
-from vshell.builtins import sed as sed_mod
-from vshell.builtins.sed_parse import Parser, Piece, SedError
+from vshell import commands as builtins
 from vshell.command import CancelToken, Invocation
+from vshell.commands.sed import command as sed_mod
+from vshell.commands.sed.parse import Parser, Piece, SedError
 from vshell.interp.dispatch import call_command
 from vshell.vfs import VFS, MemoryBackend, Mount
 

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from tests.cmdharness import run_cmd
-from vshell.builtins.sort import SLICE_LINES
+from vshell.commands.sort import SLICE_LINES
 
 needs_sort = pytest.mark.skipif(shutil.which("sort") is None, reason="GNU sort not installed")
 

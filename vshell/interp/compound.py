@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vshell.interp import builtins_registry, fdscope, redirect
+from vshell.interp import fdscope, redirect
+from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 

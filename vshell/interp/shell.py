@@ -231,7 +231,7 @@ class Shell:
     def _take_signals(self, queue: list[str]) -> None:
         """Act on signals sent to ``$$``, between commands as bash does: run the trap, do
         nothing if ignored (by ``trap '' SIG`` or by default), else die of the signal."""
-        from vshell.interp.builtins_core import IGNORED_BY_DEFAULT, SIGNALS
+        from vshell.interp.builtins.core import IGNORED_BY_DEFAULT, SIGNALS
 
         while queue:
             sig = queue.pop(0)
@@ -873,7 +873,7 @@ class Shell:
         return expand_prompt(self, s)
 
     def declare_line(self, name: str, var: Any) -> str:
-        from vshell.interp.builtins_vars import declare_print_line
+        from vshell.interp.builtins.vars import declare_print_line
 
         return declare_print_line(name, var)
 
@@ -951,7 +951,7 @@ class Shell:
         cmd = self.ctx.commands.get(name)
         if cmd is not None:
             return cmd
-        from vshell import builtins
+        from vshell import commands as builtins
 
         return builtins.lookup(name)
 

@@ -347,7 +347,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     ``env`` (when given) is the exported environment to use for a command, as already
     computed by a caller that resolved a path to one of vshell's commands.
     """
-    from vshell.interp import builtins_registry
+    from vshell.interp.builtins import registry as builtins_registry
 
     name = argv[0]
     args = [str(a) if not hasattr(a, "raw") else a for a in argv[1:]]
@@ -379,7 +379,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
             sh.err(f"{path}: No such file or directory")
             return 127
         return run_script_file(sh, path, name, args, env, fds)
-    from vshell.interp.builtins_core import COREUTILS_TWINS
+    from vshell.interp.builtins.core import COREUTILS_TWINS
 
     if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
         sh.state.__dict__.setdefault("hash", {})[name] = [VSHELL_COMMAND, 1]
@@ -389,7 +389,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
 
 def _run_twin(sh: Shell, name: str, args: list[str], assigns: dict[str, str], fds: Fds
               ) -> int:
-    from vshell.interp import builtins_registry
+    from vshell.interp.builtins import registry as builtins_registry
 
     twin = builtins_registry.lookup(name)
     if twin is None:
@@ -441,7 +441,7 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
     start = fdscope.mark(sh)
     sh.fds = fds
     try:
-        from vshell.interp.builtins_core import builtin_help_option
+        from vshell.interp.builtins.core import builtin_help_option
 
         status = builtin_help_option(sh, name, args)
         if status is None:
@@ -598,7 +598,7 @@ def _system_path_command(sh: Shell, path: str) -> str | None:
     Scripts name system tools by absolute path; vshell has no host binaries, so such a
     path means the command of that name (never a host program).
     """
-    from vshell.interp import builtins_registry
+    from vshell.interp.builtins import registry as builtins_registry
 
     folder, _, base = path.rpartition("/")
     if folder not in SYSTEM_BIN_DIRS or not base:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vshell.cli_review import format_changes
+from vshell.cli.review import format_changes
 from vshell.mcp import budget
 from vshell.mcp.fileops import ToolError, resolve
 

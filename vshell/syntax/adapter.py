@@ -11,8 +11,8 @@ import bisect
 from typing import Any
 
 from vshell.syntax import ast
-from vshell.syntax import bashlex_shim_scan as scan
-from vshell.syntax.bashlex_shim import TT, GNode, HereDocBody, Token
+from vshell.syntax.shim import scan
+from vshell.syntax.shim.base import TT, GNode, HereDocBody, Token
 
 _REDIR_OPS = {
     TT.LESS: "<",

@@ -1,6 +1,6 @@
 """The public parser API: ``parse``, ``parse_partial``, ``is_complete`` and ``ParseError``.
 
-bashlex (behind :mod:`vshell.syntax.bashlex_shim`) is imported on first use, so importing
+bashlex (behind :mod:`vshell.syntax.shim.base`) is imported on first use, so importing
 ``vshell.syntax`` stays cheap.  Like bash, the source is read one top-level command at a
 time; a syntax error stops the reading, and the commands before it are complete.
 """
@@ -79,7 +79,7 @@ def _continues(body: str) -> bool:
     trailing = len(body) - len(body.rstrip("\\"))
     if trailing % 2 == 0:
         return False
-    from vshell.syntax import bashlex_shim_scan as scan
+    from vshell.syntax.shim import scan
 
     line = body[body.rfind("\n") + 1 :]
     i = 0
@@ -100,8 +100,8 @@ def _continues(body: str) -> bool:
 def _read(source: str, first_line: int = 1) -> tuple[ast.Script, ParseError | None, bool]:
     """Parse top-level commands until the end or the first error."""
     from vshell.syntax.adapter import Adapter
-    from vshell.syntax.bashlex_shim import ShimError
-    from vshell.syntax.bashlex_shim_reader import CommandReader
+    from vshell.syntax.shim.base import ShimError
+    from vshell.syntax.shim.reader import CommandReader
 
     script = ast.CommandList()
     reader = CommandReader(source)

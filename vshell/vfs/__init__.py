@@ -6,11 +6,11 @@ Only this package touches host files.  See core.VFS for the API and host.HostBac
 the symlink rules that keep a host mount's resolution beneath its root.
 """
 
-from .backend import Backend, Ctx
-from .core import VFS, DirEntry, Mount
-from .deny import DenyPattern, DenyRules, parse_deny
-from .host import HostBackend
-from .memory import MemoryBackend, MemoryBudget
+from vshell.vfs.backend import Backend, Ctx
+from vshell.vfs.core import VFS, DirEntry, Mount
+from vshell.vfs.deny import DenyPattern, DenyRules, parse_deny
+from vshell.vfs.host import HostBackend
+from vshell.vfs.memory import MemoryBackend, MemoryBudget
 
 __all__ = [
     "VFS",

@@ -21,9 +21,9 @@ import os
 import stat as st
 from collections.abc import Iterable, Sequence
 
-from .backend import Parts
-from .errors import Rerouted, fs_error
-from .paths import join_parts
+from vshell.vfs.backend import Parts
+from vshell.vfs.errors import Rerouted, fs_error
+from vshell.vfs.paths import join_parts
 
 __all__ = ["Boundaries", "compute_boundaries", "host_dir_of"]
 

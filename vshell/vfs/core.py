@@ -22,11 +22,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, BinaryIO
 
 from vshell.records import record
-
-from .backend import Backend, Ctx, Parts, normalize_mode
-from .boundary import Boundaries, compute_boundaries, host_dir_of
-from .deny import DenyRules
-from .devices import (
+from vshell.vfs.backend import Backend, Ctx, Parts, normalize_mode
+from vshell.vfs.boundary import Boundaries, compute_boundaries, host_dir_of
+from vshell.vfs.deny import DenyRules
+from vshell.vfs.devices import (
     CHAR_MODE,
     DEVICES,
     STD_LINKS,
@@ -34,11 +33,11 @@ from .devices import (
     open_device,
     open_stream,
 )
-from .errors import CrossMount, Rerouted, fs_error, rename_error
-from .links import relative_link_parts, resolves_inside
-from .memory import MemoryBackend, MemoryBudget
-from .paths import join_parts, split_path
-from .stats import make_stat, with_counts
+from vshell.vfs.errors import CrossMount, Rerouted, fs_error, rename_error
+from vshell.vfs.links import relative_link_parts, resolves_inside
+from vshell.vfs.memory import MemoryBackend, MemoryBudget
+from vshell.vfs.paths import join_parts, split_path
+from vshell.vfs.stats import make_stat, with_counts
 
 __all__ = ["VFS", "DirEntry", "Mount"]
 
@@ -711,7 +710,7 @@ class VFS:
 
     def _cross_target(self, cm: CrossMount) -> str | None:
         """The virtual path of a host symlink target inside another host mount, if any."""
-        from .host import HostBackend
+        from vshell.vfs.host import HostBackend
 
         best: tuple[int, str] | None = None
         for mount in self._mounts:

@@ -14,7 +14,7 @@ import stat as st
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import fs_error
+from vshell.vfs.errors import fs_error
 
 __all__ = ["DEVICES", "STD_LINKS", "StreamView", "open_device"]
 

@@ -28,11 +28,11 @@ import os
 import stat as st
 from typing import BinaryIO, Self
 
-from .backend import Ctx, Listing, Parts, mode_flags
-from .boundary import Boundaries
-from .errors import CrossMount, escape_error, fs_error
-from .links import relative_link_parts
-from .paths import join_parts
+from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
+from vshell.vfs.boundary import Boundaries
+from vshell.vfs.errors import CrossMount, escape_error, fs_error
+from vshell.vfs.links import relative_link_parts
+from vshell.vfs.paths import join_parts
 
 __all__ = ["MAX_SYMLINKS", "HostBackend"]
 

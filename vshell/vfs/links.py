@@ -22,8 +22,8 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable
 
-from .backend import Parts
-from .errors import fs_error
+from vshell.vfs.backend import Parts
+from vshell.vfs.errors import fs_error
 
 __all__ = ["relative_link_parts", "resolves_inside"]
 

@@ -24,11 +24,11 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
-from .backend import Ctx, Listing, Parts, mode_flags
-from .errors import escape_error, fs_error
-from .host import MAX_SYMLINKS
-from .paths import join_parts, split_path
-from .stats import to_stat_result
+from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
+from vshell.vfs.errors import escape_error, fs_error
+from vshell.vfs.host import MAX_SYMLINKS
+from vshell.vfs.paths import join_parts, split_path
+from vshell.vfs.stats import to_stat_result
 
 __all__ = ["Hold", "MemoryBackend", "MemoryBudget"]
 

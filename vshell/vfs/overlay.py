@@ -30,14 +30,13 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from vshell.records import record
-
-from .backend import Ctx, Listing, Parts, mode_flags
-from .boundary import Boundaries
-from .errors import CrossMount, Rerouted, escape_error, fs_error
-from .host import _DIR_WALK, MAX_SYMLINKS, HostBackend
-from .links import relative_link_parts, resolves_inside
-from .memory import MemoryBackend, MemoryBudget
-from .paths import join_parts
+from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
+from vshell.vfs.boundary import Boundaries
+from vshell.vfs.errors import CrossMount, Rerouted, escape_error, fs_error
+from vshell.vfs.host import _DIR_WALK, MAX_SYMLINKS, HostBackend
+from vshell.vfs.links import relative_link_parts, resolves_inside
+from vshell.vfs.memory import MemoryBackend, MemoryBudget
+from vshell.vfs.paths import join_parts
 
 __all__ = ["Change", "Origin", "OverlayBackend", "SyncReport"]
 

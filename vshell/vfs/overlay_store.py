@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from vshell.records import record
-
-from .memory import MemoryBackend
-from .overlay import Origin, OverlayBackend
+from vshell.vfs.memory import MemoryBackend
+from vshell.vfs.overlay import Origin, OverlayBackend
 
 __all__ = ["OverlayStateError", "OverlayStore", "fresh_overlay_dir", "recorded_mounts"]
 

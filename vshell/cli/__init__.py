@@ -1,0 +1,1 @@
+"""The command-line front ends: `vshell` (main), its review subcommands, the REPL."""

@@ -1,0 +1,1 @@
+"""Engines and helpers the commands share (quoting, options, copy, diff, dates, sort keys)."""

@@ -1,0 +1,168 @@
+"""Shared input plumbing for the text commands: operands to streams, chunks and records.
+
+Every text command reads its operands the same way (``-`` or no operand = stdin, files
+through ``inv.fs`` only) and streams in 64 KiB chunks so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import IO
+
+from vshell.command import Exit, Invocation
+from vshell.commands._lib import opts as _opts
+from vshell.commands._lib.helptext import HELP, VERSION
+from vshell.text import gnuquote
+from vshell.text.numarg import suffix_multiplier
+
+CHUNK = 65536
+
+
+def options(
+    inv: Invocation,
+    short: str = "",
+    long: tuple[str, ...] | list[str] = (),
+    *,
+    usage_status: int = 1,
+    numeric: bool = False,
+    permute: bool = True,
+    args: list[str] | None = None,
+) -> _opts.Options:
+    """Parse options with the command's GNU ``--help`` and ``--version`` texts wired in."""
+    long = list(long)
+    if inv.name in VERSION and "version" not in long:
+        long.append("version")
+    opts = _opts.parse(
+        inv,
+        short,
+        long,
+        args=args,
+        usage_status=usage_status,
+        numeric=numeric,
+        permute=permute,
+        help_text=HELP.get(inv.name),
+    )
+    if inv.name in VERSION and opts.has("--version"):
+        inv.stdout.write(VERSION[inv.name].encode())
+        raise Exit(0)
+    return opts
+
+
+def usage_error(inv: Invocation, message: str, status: int = 1) -> _opts.UsageError:
+    """``name: message`` plus GNU's ``Try 'name --help'`` line; raise the result."""
+    inv.stderr.write(
+        f"{inv.name}: {message}\nTry '{inv.name} --help' for more information.\n".encode(
+            "utf-8", "surrogateescape"
+        )
+    )
+    return _opts.UsageError(status)
+
+
+def open_input(inv: Invocation, name: str) -> IO[bytes]:
+    """The stream for an operand: ``-`` is stdin, anything else a VFS file (may raise)."""
+    if name == "-":
+        return inv.stdin
+    return inv.fs.open(inv.abs(name), "rb")
+
+
+def close_input(inv: Invocation, f: IO[bytes]) -> None:
+    if f is not inv.stdin:
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
+def strerror(exc: OSError) -> str:
+    """GNU's text for an errno (never the path)."""
+    if exc.errno is not None:
+        return os.strerror(exc.errno)
+    return exc.strerror or str(exc)
+
+
+# GNU's name quoting (the text layer's): locale style, and shell-escape (always) style
+quote = gnuquote.locale_quote
+squote = gnuquote.shell_escape
+aquote = gnuquote.shell_escape_always
+
+
+def chunks(inv: Invocation, f: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:
+    """Read ``f`` to EOF in chunks, checking for cancellation between reads."""
+    while True:
+        inv.cancel.check()
+        data = f.read(size)
+        if not data:
+            return
+        yield data
+
+
+def records(inv: Invocation, f: IO[bytes], delim: bytes = b"\n") -> Iterator[bytes]:
+    """Yield delimiter-terminated records (the delimiter kept; the last may lack it)."""
+    tail = b""
+    for data in chunks(inv, f):
+        if tail:
+            data = tail + data
+        parts = data.split(delim)
+        tail = parts.pop()
+        for p in parts:
+            yield p + delim
+    if tail:
+        yield tail
+
+
+def record_batches(
+    inv: Invocation, f: IO[bytes], delim: bytes = b"\n", size: int = CHUNK
+) -> Iterator[list[bytes]]:
+    """Like :func:`records` but a list per chunk (records without the delimiter).
+
+    The final element of the final batch is followed by ``None`` marker semantics: callers
+    that care whether the input ended with a delimiter use :func:`records` instead.
+    """
+    tail = b""
+    for data in chunks(inv, f, size):
+        if tail:
+            data = tail + data
+        parts = data.split(delim)
+        tail = parts.pop()
+        if parts:
+            yield parts
+    if tail:
+        yield [tail]
+
+
+def write(inv: Invocation, data: bytes) -> None:
+    inv.stdout.write(data)
+
+
+def parse_size(text: str, allow_sign: bool = False) -> int | None:
+    """GNU ``xstrtoumax`` with the usual suffixes (b k K m M … kB KiB …); None if invalid."""
+    s = text.strip() if text[:1].isspace() else text
+    if not s:
+        return None
+    sign = 1
+    if s[0] in "+-":
+        if s[0] == "-":
+            if not allow_sign:
+                return None
+            sign = -1
+        s = s[1:]
+    i = 0
+    while i < len(s) and s[i].isdigit():
+        i += 1
+    num, suf = s[:i], s[i:]
+    if not num:
+        if not suf:
+            return None
+        num = "1"
+        if suf[0] not in "bkKmMGgTtPpEeZzYyRrQq":
+            return None
+    n = int(num)
+    if not suf:
+        return sign * n
+    mult = suffix_multiplier(suf)
+    if mult is None:
+        return None
+    return sign * n * mult
+
+

@@ -1,0 +1,186 @@
+"""cat: concatenate files to standard output (GNU coreutils ``cat``).
+
+Without formatting flags the bytes are copied in 64 KiB chunks.  With ``-n -b -s -E -T -v``
+the input is processed line by line; the numbering and squeezing state carries across
+files exactly as GNU's does (a file without a final newline continues the same line).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from vshell.command import Invocation
+from vshell.commands._lib.futil import CHUNK, quotef, strerror
+from vshell.commands._lib.opts import parse
+
+HELP = """\
+Usage: cat [OPTION]... [FILE]...
+Concatenate FILE(s) to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -A, --show-all           equivalent to -vET
+  -b, --number-nonblank    number nonempty output lines, overrides -n
+  -e                       equivalent to -vE
+  -E, --show-ends          display $ at end of each line
+  -n, --number             number all output lines
+  -s, --squeeze-blank      suppress repeated empty output lines
+  -t                       equivalent to -vT
+  -T, --show-tabs          display TAB characters as ^I
+  -u                       (ignored)
+  -v, --show-nonprinting   use ^ and M- notation, except for LFD and TAB
+      --help        display this help and exit
+"""
+
+LONG = [
+    "show-all",
+    "number-nonblank",
+    "show-ends",
+    "number",
+    "squeeze-blank",
+    "show-tabs",
+    "show-nonprinting",
+]
+
+
+def _caret_table(tabs: bool) -> list[bytes]:
+    table: list[bytes] = []
+    for c in range(256):
+        prefix = b""
+        if c >= 128:
+            prefix, c2 = b"M-", c - 128
+        else:
+            c2 = c
+        if c2 < 32:
+            body = b"^" + bytes([c2 + 64])
+        elif c2 == 127:
+            body = b"^?"
+        else:
+            body = bytes([c2])
+        table.append(prefix + body)
+    table[9] = b"^I" if tabs else b"\t"
+    table[10] = b"\n"
+    return table
+
+
+class _Formatter:
+    """Line-oriented cat with GNU's state machine for numbering and squeezing."""
+
+    def __init__(
+        self, number: bool, nonblank: bool, squeeze: bool, ends: bool, tabs: bool, vis: bool
+    ) -> None:
+        self.number = number or nonblank
+        self.nonblank = nonblank
+        self.squeeze = squeeze
+        self.ends = ends
+        self.line = 0
+        self.at_start = True
+        self.blanks = 0
+        self.pattern: re.Pattern[bytes] | None = None
+        self.table: list[bytes] = []
+        self.cmap: dict[int, str] = {}
+        if vis:
+            self.table = _caret_table(tabs)
+            self.cmap = {i: t.decode("latin-1") for i, t in enumerate(self.table)}
+            tab = b"\x09" if tabs else b""
+            self.pattern = re.compile(rb"[\x00-\x08" + tab + rb"\x0b-\x1f\x7f-\xff]+")
+        elif tabs:
+            self.pattern = re.compile(rb"\t+")
+
+    def _render(self, text: bytes) -> bytes:
+        if self.pattern is None or not text:
+            return text
+        if self.table:
+            # the charmap codec expands every byte to its ^X / M-X text at C speed
+            return codecs.charmap_decode(text, "strict", self.cmap)[0].encode("latin-1")
+        return self.pattern.sub(lambda m: b"^I" * len(m.group()), text)
+
+    def feed(self, data: bytes, out: list[bytes]) -> None:
+        pieces = data.split(b"\n")
+        last = len(pieces) - 1
+        for i, piece in enumerate(pieces):
+            has_nl = i < last
+            if not has_nl and not piece:
+                break
+            if self.at_start:
+                if not piece and has_nl:
+                    self.blanks += 1
+                    if self.squeeze and self.blanks > 1:
+                        continue
+                    if self.number and not self.nonblank:
+                        self.line += 1
+                        out.append(b"%6d\t" % self.line)
+                else:
+                    self.blanks = 0
+                    if self.number:
+                        self.line += 1
+                        out.append(b"%6d\t" % self.line)
+            out.append(self._render(piece))
+            if has_nl:
+                out.append(b"$\n" if self.ends else b"\n")
+                self.at_start = True
+            else:
+                self.at_start = False
+
+
+def run(inv: Invocation) -> int:
+    opts = parse(inv, "AbeEnstTuv", LONG, help_text=HELP)
+    number = nonblank = squeeze = ends = tabs = vis = False
+    for key, _ in opts.items:
+        if key in ("-A", "--show-all"):
+            vis = ends = tabs = True
+        elif key in ("-b", "--number-nonblank"):
+            nonblank = True
+        elif key == "-e":
+            vis = ends = True
+        elif key in ("-E", "--show-ends"):
+            ends = True
+        elif key in ("-n", "--number"):
+            number = True
+        elif key in ("-s", "--squeeze-blank"):
+            squeeze = True
+        elif key == "-t":
+            vis = tabs = True
+        elif key in ("-T", "--show-tabs"):
+            tabs = True
+        elif key in ("-v", "--show-nonprinting"):
+            vis = True
+    fmt = None
+    if number or nonblank or squeeze or ends or tabs or vis:
+        fmt = _Formatter(number, nonblank, squeeze, ends, tabs, vis)
+    status = 0
+    for operand in opts.operands or ["-"]:
+        try:
+            _cat_one(inv, operand, fmt)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            inv.error(f"{quotef(operand)}: {strerror(e)}")
+            status = 1
+    return status
+
+
+def _cat_one(inv: Invocation, operand: str, fmt: _Formatter | None) -> None:
+    if operand == "-":
+        src = inv.stdin
+        close = None
+    else:
+        src = inv.fs.open(inv.abs(operand), "rb")
+        close = src
+    try:
+        write = inv.stdout.write
+        while True:
+            inv.cancel.check()
+            data = src.read(CHUNK)
+            if not data:
+                break
+            if fmt is None:
+                write(data)
+            else:
+                out: list[bytes] = []
+                fmt.feed(data, out)
+                write(b"".join(out))
+    finally:
+        if close is not None:
+            close.close()

@@ -1,0 +1,101 @@
+"""cp: copy files and directories (GNU coreutils: -r -R -a -p -d -P -L -H -n -f -u -v -T -t).
+
+Everything goes through the VFS; directory entries are copied in sorted order.  Owners are
+never copied (the sandbox has one user); ``--preserve`` keeps mode and timestamps.
+"""
+
+from __future__ import annotations
+
+from vshell.command import Invocation
+from vshell.commands._lib.copy import Copier, CopyOptions
+from vshell.commands._lib.futil import invalid_arg
+from vshell.commands._lib.opts import parse
+from vshell.commands._lib.targets import pairs
+
+HELP = """\
+Usage: cp [OPTION]... [-T] SOURCE DEST
+  or:  cp [OPTION]... SOURCE... DIRECTORY
+  or:  cp [OPTION]... -t DIRECTORY SOURCE...
+Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
+
+  -a, --archive                same as -dR --preserve=all
+  -d                           same as --no-dereference --preserve=links
+  -f, --force                  if an existing destination file cannot be
+                                 opened, remove it and try again
+  -H                           follow command-line symbolic links in SOURCE
+  -L, --dereference            always follow symbolic links in SOURCE
+  -n, --no-clobber             do not overwrite an existing file
+  -P, --no-dereference         never follow symbolic links in SOURCE
+  -p                           same as --preserve=mode,ownership,timestamps
+      --preserve[=ATTR_LIST]   preserve the specified attributes
+  -R, -r, --recursive          copy directories recursively
+  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
+  -T, --no-target-directory    treat DEST as a normal file
+  -u, --update                 copy only when the SOURCE file is newer
+  -v, --verbose                explain what is being done
+      --help        display this help and exit
+"""
+
+_ATTRS = ["mode", "ownership", "timestamps", "links", "context", "xattr", "all"]
+
+
+def run(inv: Invocation) -> int:
+    opts = parse(
+        inv, "adfHLnPpRrt:Tuv",
+        ["archive", "force", "dereference", "no-clobber", "no-dereference", "preserve=?",
+         "no-preserve=", "recursive", "target-directory=", "no-target-directory", "update",
+         "verbose"],
+        help_text=HELP,
+    )
+    o = CopyOptions(prog="cp")
+    target_dir = None
+    no_target = False
+    for key, val in opts.items:
+        if key in ("-a", "--archive"):
+            o.recursive, o.deref, o.preserve_mode, o.preserve_times = True, "never", True, True
+        elif key == "-d":
+            o.deref = "never"
+        elif key in ("-f", "--force"):
+            o.force, o.no_clobber = True, False
+        elif key == "-H":
+            o.deref = "command-line"
+        elif key in ("-L", "--dereference"):
+            o.deref = "always"
+        elif key in ("-n", "--no-clobber"):
+            o.no_clobber = True
+        elif key in ("-P", "--no-dereference"):
+            o.deref = "never"
+        elif key == "-p":
+            o.preserve_mode = o.preserve_times = True
+        elif key in ("--preserve", "--no-preserve"):
+            on = key == "--preserve"
+            for attr in (val or "mode,ownership,timestamps").split(","):
+                if attr not in _ATTRS:
+                    raise invalid_arg(inv, attr, key, [[a] for a in _ATTRS])
+                if attr in ("mode", "all"):
+                    o.preserve_mode = on
+                if attr in ("timestamps", "all"):
+                    o.preserve_times = on
+        elif key in ("-R", "-r", "--recursive"):
+            o.recursive = True
+        elif key in ("-t", "--target-directory"):
+            target_dir = val
+        elif key in ("-T", "--no-target-directory"):
+            no_target = True
+        elif key in ("-u", "--update"):
+            o.update = True
+        elif key in ("-v", "--verbose"):
+            o.verbose = True
+    copier = Copier(inv, o)
+    for src, dst in pairs(inv, opts.operands, target_dir, no_target):
+        if src.endswith("/") and not inv.fs.isdir(inv.abs(src)) and inv.fs.exists(inv.abs(src)):
+            copier.err(f"cannot stat {_q(src)}: Not a directory")
+            continue
+        copier.copy(src, inv.abs(src), dst, inv.abs(dst))
+    return copier.status
+
+
+def _q(name: str) -> str:
+    from vshell.commands._lib.futil import quoteaf
+
+    return quoteaf(name)

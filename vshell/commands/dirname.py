@@ -1,0 +1,40 @@
+"""dirname: strip the last component from file names (GNU coreutils: -z)."""
+
+from __future__ import annotations
+
+from vshell.command import Invocation
+from vshell.commands._lib.futil import enc
+from vshell.commands._lib.opts import parse
+
+HELP = """\
+Usage: dirname [OPTION] NAME...
+Output each NAME with its last non-slash component and trailing slashes
+removed; if NAME contains no /'s, output '.' (meaning the current directory).
+
+  -z, --zero     end each output line with NUL, not newline
+      --help     display this help and exit
+"""
+
+
+def parent(name: str) -> str:
+    """POSIX dirname, keeping a leading ``//`` as GNU does."""
+    stripped = name.rstrip("/")
+    if not stripped:
+        return "/" if name else "."
+    if "/" not in stripped:
+        return "."
+    head = stripped.rsplit("/", 1)[0]
+    trimmed = head.rstrip("/")
+    if not trimmed:
+        return "//" if head == "//" else "/"
+    return trimmed
+
+
+def run(inv: Invocation) -> int:
+    opts = parse(inv, "z", ["zero"], help_text=HELP)
+    end = b"\0" if opts.has("-z", "--zero") else b"\n"
+    if not opts.operands:
+        inv.stderr.write(b"dirname: missing operand\nTry 'dirname --help' for more information.\n")
+        return 1
+    inv.stdout.write(b"".join(enc(parent(n)) + end for n in opts.operands))
+    return 0

@@ -1,0 +1,221 @@
+"""less and more: a sandbox has no terminal, so both behave as they do on a pipe.
+
+less with its output not on a terminal copies its files (or stdin) unchanged; more does the
+same but puts util-linux's ``::::::::::::::`` header before each named file.  The display
+flags agents pass out of habit (``less -R -S -N -F -X``, ``more -d -s``) are accepted and,
+as on a pipe, change nothing.  Messages and statuses are those of less 590 and util-linux
+2.38 more.
+"""
+
+from __future__ import annotations
+
+import stat as st
+
+from vshell.command import Exit, Invocation
+from vshell.commands._lib import textio as tio
+from vshell.commands._lib.futil import enc, strerror
+
+# less's options: letters that stand alone, and letters that take a value (-x4, -b 8 ...)
+_LESS_FLAGS = set("aABcCdeEfFgGiIJKLmMnNqQrRsSuUVwWX~")
+_LESS_VALUED = set("bhjkopPtTxyz#D")
+_LESS_LONG = {
+    "RAW-CONTROL-CHARS", "raw-control-chars", "chop-long-lines", "LINE-NUMBERS",
+    "line-numbers", "quit-if-one-screen", "no-init", "quit-at-eof", "QUIT-AT-EOF",
+    "ignore-case", "IGNORE-CASE", "squeeze-blank-lines", "silent", "quiet", "QUIET",
+    "long-prompt", "LONG-PROMPT", "hilite-unread", "HILITE-UNREAD", "status-column",
+    "clear-screen", "CLEAR-SCREEN", "force", "no-keypad", "tilde", "mouse", "wordwrap",
+    "redraw-on-quit", "use-color", "no-lessopen", "follow-name", "no-vbell",
+    "tabs", "shift", "window", "prompt", "pattern", "tag", "header", "jump-target",
+    "max-back-scroll", "buffers", "color",
+}
+
+LESS_HELP = """\
+Usage: less [OPTION]... [FILE]...
+Page through FILEs (or standard input).  The sandbox has no terminal, so less copies
+its input to standard output unchanged, as it does when writing to a pipe.  The usual
+display options (-R -r -S -N -n -F -X -E -e -i -I -M -m -s -q -Q -K -c -w -W -x N,
+-b N, -j N, -p PATTERN, +COMMAND and their long forms) are accepted and change nothing.
+"""
+
+MORE_HELP = """\
+
+Usage:
+ more [options] <file>...
+
+A file perusal filter for CRT viewing.
+The sandbox has no terminal: more copies each file to standard output after a
+'::::::::::::::' header naming it, as it does when writing to a pipe.
+
+Options:
+ -d, --silent          display help instead of ringing bell
+ -f, --logical         count logical rather than screen lines
+ -l, --no-pause        suppress pause after form feed
+ -c, --print-over      do not scroll, display text and clean line ends
+ -p, --clean-print     do not scroll, clean screen and display text
+ -e, --exit-on-eof     exit on end-of-file
+ -s, --squeeze         squeeze multiple blank lines into one
+ -u, --plain           suppress underlining and bold
+ -n, --lines <number>  the number of lines per screenful
+ -<number>             same as --lines
+ +<number>             display file beginning from line number
+ +/<pattern>           display file beginning from pattern match
+
+ -h, --help            display this help
+ -V, --version         display version
+"""
+
+_MORE_LONG = {"silent": "d", "logical": "f", "no-pause": "l", "print-over": "c",
+              "clean-print": "p", "exit-on-eof": "e", "squeeze": "s", "plain": "u",
+              "lines": "n", "help": "h", "version": "V"}
+
+
+def less(inv: Invocation) -> int:
+    files = _less_operands(inv)
+    if not files:
+        _copy(inv, inv.stdin)
+        return 0
+    for name in files:
+        if name == "-":
+            _copy(inv, inv.stdin)
+            continue
+        path = inv.abs(name)
+        try:
+            if st.S_ISDIR(inv.fs.stat(path).st_mode):
+                inv.stdout.write(enc(f"{name} is a directory\n"))  # less says it there
+                continue
+            f = inv.fs.open(path, "rb")
+        except OSError as e:
+            inv.stdout.write(enc(f"{name}: {strerror(e)}\n"))
+            continue
+        try:
+            _copy(inv, f)
+        finally:
+            f.close()
+    return 0
+
+
+def _less_operands(inv: Invocation) -> list[str]:
+    """The file operands of a less command line; complains about unknown options as less."""
+    files: list[str] = []
+    args = list(inv.args)
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            files.extend(args[i:])
+            break
+        if a.startswith("+") or a == "-":
+            if a == "-":
+                files.append(a)
+            continue  # +G, +/pattern: commands for an interactive screen
+        if a.startswith("--"):
+            name = a[2:].partition("=")[0]
+            if name == "help":
+                inv.stdout.write(LESS_HELP.encode())
+                raise Exit(0)
+            if name == "version":
+                inv.stdout.write(b"less 590 (vshell: no terminal, copies its input)\n")
+                raise Exit(0)
+            if not any(known.startswith(name) for known in _LESS_LONG) or not name:
+                inv.stderr.write(enc(f'There is no {name} option ("less --help" for help)\n'))
+            continue
+        if not a.startswith("-"):
+            files.append(a)
+            continue
+        j = 1
+        while j < len(a):
+            ch = a[j]
+            if ch in _LESS_VALUED:
+                if j + 1 == len(a) and i < len(args):
+                    i += 1
+                break
+            if ch == "V":
+                inv.stdout.write(b"less 590 (vshell: no terminal, copies its input)\n")
+                raise Exit(0)
+            if ch == "?":
+                inv.stdout.write(LESS_HELP.encode())
+                raise Exit(0)
+            if ch not in _LESS_FLAGS and not ch.isdigit():
+                inv.stderr.write(enc(f'There is no -{ch} option ("less --help" for help)\n'))
+            j += 1
+    return files
+
+
+def more(inv: Invocation) -> int:
+    files = _more_operands(inv)
+    if not files:
+        _copy(inv, inv.stdin)
+        return 0
+    for name in files:
+        path = inv.abs(name)
+        try:
+            if st.S_ISDIR(inv.fs.stat(path).st_mode):
+                inv.stdout.write(enc(f"\n*** {name}: directory ***\n\n"))
+                continue
+            f = inv.fs.open(path, "rb")
+        except OSError as e:
+            inv.error(f"cannot open {name}: {strerror(e)}")
+            continue
+        try:
+            inv.stdout.write(enc(f"::::::::::::::\n{name}\n::::::::::::::\n"))
+            _copy(inv, f)
+        finally:
+            f.close()
+    return 0
+
+
+def _more_operands(inv: Invocation) -> list[str]:
+    files: list[str] = []
+    args = list(inv.args)
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            files.extend(args[i:])
+            break
+        if a.startswith("+") and len(a) > 1:
+            continue
+        if a.startswith("--"):
+            name, eq, _ = a[2:].partition("=")
+            letter = _MORE_LONG.get(name)
+            if letter is None:
+                raise _more_usage(inv, f"unrecognized option '{a}'")
+            if letter == "n" and not eq:
+                i += 1
+            a = "-" + letter
+            if letter == "n":
+                continue
+        if not a.startswith("-") or a == "-":
+            files.append(a)
+            continue
+        body = a[1:]
+        if body.isdigit():
+            continue
+        for j, ch in enumerate(body):
+            if ch == "h":
+                inv.stdout.write(MORE_HELP.encode())
+                raise Exit(0)
+            if ch == "V":
+                inv.stdout.write(b"more from util-linux 2.38.1\n")
+                raise Exit(0)
+            if ch == "n":
+                if j + 1 == len(body):
+                    if i >= len(args):
+                        raise _more_usage(inv, "option requires an argument -- 'n'")
+                    i += 1
+                break
+            if ch not in "dflcpesu":
+                raise _more_usage(inv, f"invalid option -- '{ch}'")
+    return files
+
+
+def _more_usage(inv: Invocation, message: str) -> Exit:
+    inv.stderr.write(enc(f"more: {message}\nTry 'more --help' for more information.\n"))
+    return Exit(1)
+
+
+def _copy(inv: Invocation, f) -> None:
+    for data in tio.chunks(inv, f):
+        inv.stdout.write(data)

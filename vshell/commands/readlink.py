@@ -1,0 +1,76 @@
+"""readlink: print resolved symbolic links or canonical file names.
+
+GNU options: -f -e -m -n -q -s -v -z.
+"""
+
+from __future__ import annotations
+
+from vshell.command import Invocation
+from vshell.commands._lib.futil import enc, quotef, strerror
+from vshell.commands._lib.opts import parse
+from vshell.commands._lib.resolve import canonical
+
+HELP = """\
+Usage: readlink [OPTION]... FILE...
+Print value of a symbolic link or canonical file name
+
+  -f, --canonicalize            canonicalize by following every symlink in
+                                every component of the given name recursively;
+                                all but the last component must exist
+  -e, --canonicalize-existing   canonicalize by following every symlink in
+                                every component of the given name recursively,
+                                all components must exist
+  -m, --canonicalize-missing    canonicalize by following every symlink in
+                                every component of the given name recursively,
+                                without requirements on components existence
+  -n, --no-newline              do not output the trailing delimiter
+  -q, --quiet
+  -s, --silent                  suppress most error messages (on by default)
+  -v, --verbose                 report error messages
+  -z, --zero                    end each output line with NUL, not newline
+      --help     display this help and exit
+"""
+
+
+def run(inv: Invocation) -> int:
+    opts = parse(
+        inv, "femnqsvz",
+        ["canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline",
+         "quiet", "silent", "verbose", "zero"],
+        help_text=HELP,
+    )
+    mode = None
+    verbose = False
+    for key, _ in opts.items:
+        if key in ("-f", "--canonicalize"):
+            mode = "f"
+        elif key in ("-e", "--canonicalize-existing"):
+            mode = "e"
+        elif key in ("-m", "--canonicalize-missing"):
+            mode = "m"
+        elif key in ("-v", "--verbose"):
+            verbose = True
+        elif key in ("-q", "-s", "--quiet", "--silent"):
+            verbose = False
+    end = b"\0" if opts.has("-z", "--zero") else b"\n"
+    ops = opts.operands
+    if not ops:
+        inv.stderr.write(b"readlink: missing operand\n"
+                         b"Try 'readlink --help' for more information.\n")
+        return 1
+    if opts.has("-n", "--no-newline"):
+        if len(ops) > 1:
+            inv.error("ignoring --no-newline with multiple arguments")
+        else:
+            end = b""
+    status = 0
+    for op in ops:
+        try:
+            result = canonical(inv, op, mode) if mode else inv.fs.readlink(inv.abs(op))
+        except OSError as e:
+            if verbose:
+                inv.error(f"{quotef(op)}: {strerror(e)}")
+            status = 1
+            continue
+        inv.stdout.write(enc(result) + end)
+    return status

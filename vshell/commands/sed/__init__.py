@@ -1,0 +1,1 @@
+"""sed: the command (`command`) over its script parser (`parse`)."""

@@ -1,0 +1,1 @@
+"""The shell builtins: commands that need the shell itself (variables, descriptors, flow)."""

@@ -1,0 +1,2 @@
+"""bashlex behind a shim: the guard and shared types (`base`), table cache, tokenizer, reader,
+scanners."""
