@@ -560,9 +560,9 @@ class Sandbox:
         d = req.dir or base
         if not d.startswith("/"):
             d = base.rstrip("/") + "/" + d
-        from vshell.command import _normpath
+        from vshell.command import normpath
 
-        d = _normpath(d)
+        d = normpath(d)
         if not self.fs.isdir(d):
             return Result(Outcome.INVALID, 2, b"", f"vshell: {d}: no such directory\n".encode(),
                           error=FileNotFoundError(d))

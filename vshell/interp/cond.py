@@ -28,17 +28,11 @@ class TestError(ShellError):
         super().__init__(message, status=2)
 
 
-def _abspath(sh: Shell, path: str) -> str:
-    from vshell.interp.redirect import _abspath as ab
-
-    return ab(sh, path)
-
-
 def file_test(sh: Shell, op: str, path: str) -> bool:
     fs = sh.ctx.fs.bind(sh.fds)
     if path == "":
         return False
-    full = _abspath(sh, path)
+    full = sh.abspath(path)
     if op == "-t":
         return False
     try:
@@ -155,11 +149,11 @@ def binary(sh: Shell, op: str, a: str, b: str, *, dbracket: bool = False) -> boo
     fs = sh.ctx.fs
     if op in ("-nt", "-ot"):
         try:
-            ma = fs.stat(_abspath(sh, a)).st_mtime_ns
+            ma = fs.stat(sh.abspath(a)).st_mtime_ns
         except OSError:
             ma = None
         try:
-            mb = fs.stat(_abspath(sh, b)).st_mtime_ns
+            mb = fs.stat(sh.abspath(b)).st_mtime_ns
         except OSError:
             mb = None
         if op == "-nt":
@@ -167,8 +161,8 @@ def binary(sh: Shell, op: str, a: str, b: str, *, dbracket: bool = False) -> boo
         return mb is not None and (ma is None or ma < mb)
     if op == "-ef":
         try:
-            sa = fs.stat(_abspath(sh, a))
-            sb = fs.stat(_abspath(sh, b))
+            sa = fs.stat(sh.abspath(a))
+            sb = fs.stat(sh.abspath(b))
         except OSError:
             return False
         return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)

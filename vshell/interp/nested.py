@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vshell.interp.control import ExitShell
 from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var, new_pid
 
 if TYPE_CHECKING:
@@ -80,8 +81,6 @@ def b_shell(sh: Shell, name: str, args: list[str]) -> int:
 def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str], fds: Fds
                       ) -> int:
     """``bash [options] [-c string | -s | file] [args]`` run in-process."""
-    from vshell.interp.shell import ExitShell, Shell
-
     command: str | None = None
     read_stdin = False
     interactive = False
@@ -152,10 +151,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
             rest = rest[1:]
     elif rest and not read_stdin:
         path = rest[0]
-        from vshell.interp.redirect import _abspath
-
         try:
-            with sh.ctx.fs.bind(fds).open(_abspath(sh, path), "rb") as f:
+            with sh.ctx.fs.bind(fds).open(sh.abspath(path), "rb") as f:
                 data = f.read()
                 source = data.decode("utf-8", "surrogateescape")
         except IsADirectoryError:
@@ -197,7 +194,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     for k, v in shopts.items():
         if k in st.shopt:
             st.shopt[k] = v
-    child = Shell(sh.ctx, st, dict(fds))
+    child = sh.new_process(st, dict(fds))
     child.become_main()  # takes the signals sent to its own $$
     child.source_name = script_name if command is None else name
     child.interactive_c = command is not None

@@ -9,108 +9,29 @@ substitutions are new Shell objects over a copy of the state, sharing the run's
 from __future__ import annotations
 
 import io
-import itertools
 import re
 import threading
 import time
-import weakref
-from collections.abc import Callable
 from typing import IO, Any
 
 from vshell.command import (
     Cancelled,
-    CancelToken,
     Command,
     GuardedOutput,
     Invocation,
-    NestedRequest,
+    absolute,
 )
 from vshell.interp import io as sio
+from vshell.interp.context import Fds, Job, RunContext
+from vshell.interp.control import AbortLine, ExitShell, LoopControl, ReturnFromFunction
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState
-from vshell.records import field, record
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
-
-class ExitShell(Exception):
-    """``exit`` (or a fatal error): unwinds to the shell's top (or the subshell boundary)."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class SigPipe(ExitShell):
-    """A shell builtin wrote to a pipe whose reader is gone: like bash's process on SIGPIPE,
-    the (sub)shell ends at once with 128+13, so ``while :; do echo; done | head -1`` ends."""
-
-    def __init__(self) -> None:
-        super().__init__(141)
-
-
-class AbortLine(Exception):
-    """An error that ends the current line of the script but not the script (bash)."""
-
-    def __init__(self, status: int = 1) -> None:
-        super().__init__(status)
-        self.status = status
-
-
 _VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
-
-class ReturnFromFunction(Exception):
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class LoopControl(Exception):
-    def __init__(self, kind: str, levels: int) -> None:
-        super().__init__(kind)
-        self.kind = kind  # "break" or "continue"
-        self.levels = levels
-
-
-@record
-class Job:
-    pid: int
-    thread: threading.Thread
-    status: int | None = None
-    cancel: CancelToken | None = None
-    command: str = ""
-
-
-@record
-class RunContext:
-    """What every shell of one run shares."""
-
-    fs: Any
-    cancel: CancelToken
-    commands: dict[str, Command] = field(default_factory=dict)
-    http: Any = None
-    python: Any = None
-    nested: Callable[[NestedRequest], Any] | None = None
-    jobs: dict[int, Job] = field(default_factory=dict)
-    pids: Any = field(default_factory=lambda: itertools.count(1000))
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    nesting: int = 0
-    parse_failed: bool = False
-    parse_error_message: str = ""
-    last_not_found: bool = False
-    signals: dict[str, list[str]] = field(default_factory=dict)  # `kill -SIG PID` by $$
-    shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
-    job_slots: Any = None  # limits.JobSlots shared by the sandbox's shells (None: no cap)
-    # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
-    redirect_opened: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
-
-
-Fds = dict[int, Any]
-
-
-SHELL_NAMES = ("sh", "bash", "vshell", "dash")
 
 # compound commands whose own status never triggers errexit: their inner commands did
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
@@ -153,6 +74,15 @@ class Shell:
         sh.errexit_quiet = self.errexit_quiet if not self.state.shopt.get(
             "inherit_errexit") else 0
         return sh
+
+    def abspath(self, path: str) -> str:
+        """``path`` against the shell's directory; a trailing ``/`` is kept (it follows links)
+        and ``..`` is physical, as the kernel resolves a redirection's or a test's path."""
+        return absolute(self.state.cwd, path, self.ctx.fs)
+
+    def new_process(self, state: ShellState, fds: Fds) -> Shell:
+        """A new shell process in this run (``bash -c``, a script): its own state."""
+        return Shell(self.ctx, state, fds)
 
     def set_var(self, target: str, value: str) -> None:
         """Assign to ``NAME`` or ``NAME[SUB]`` named by text (``printf -v``, ``read``): as in
@@ -946,6 +876,21 @@ class Shell:
             if token is not None and token.own_timeout():  # type: ignore[attr-defined]
                 return 124
             raise
+
+    def exec_argv(self, argv: list[str], assigns: dict[str, str], fds: Fds) -> int:
+        """Run an expanded command line (function, builtin or command): the way down for the
+        builtins that run one (``exec``, ``command``, ``builtin``), which sit below
+        :mod:`vshell.interp.simple`."""
+        from vshell.interp import simple
+
+        return simple.exec_argv(self, argv, assigns, fds)
+
+    def run_script_file(self, path: str, name: str, args: list[str], env: dict[str, str],
+                        fds: Fds) -> int:
+        """Run the script at ``path`` by its ``#!`` line (``command -p`` reaches it here)."""
+        from vshell.interp import simple
+
+        return simple.run_script_file(self, path, name, args, env, fds)
 
     def find_command(self, name: str) -> Command | None:
         cmd = self.ctx.commands.get(name)

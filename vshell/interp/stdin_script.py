@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING
 
+from vshell.interp.control import AbortLine, ExitShell
+
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
@@ -31,7 +33,6 @@ def run_stream(sh: Shell, stream: IO[bytes] | None) -> int:
     """Run the script ``stream`` holds, as a shell process (``exit``, EXIT trap, fatal errors
     handled as :meth:`Shell.run_toplevel` does); the shell's status."""
     from vshell.interp.fatal import exit_status
-    from vshell.interp.shell import AbortLine, ExitShell
     from vshell.interp.state import ShellError
     from vshell.syntax import is_complete
 

@@ -10,6 +10,8 @@ import time
 from typing import TYPE_CHECKING
 
 from vshell.interp.builtins.opts import OptionError, parse_options
+from vshell.interp.control import AbortLine, ExitShell, LoopControl, ReturnFromFunction
+from vshell.interp.lookup import VSHELL_COMMAND, not_found, resolve_command
 from vshell.interp.state import CallEntry, ShellError
 
 if TYPE_CHECKING:
@@ -79,7 +81,7 @@ def _set_pwd(sh: Shell, new: str) -> None:
 
 
 def b_cd(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.command import _normpath
+    from vshell.command import normpath
 
     st = sh.state
     physical = False
@@ -129,7 +131,7 @@ def b_cd(sh: Shell, name: str, args: list[str]) -> int:
         if "/.." in "/" + cand and not _dotdot_prefixes_exist(sh, joined):
             last_err = FileNotFoundError(2, "No such file or directory")
             continue
-        full = _normpath(joined)
+        full = normpath(joined)
         try:
             info = fs.stat(full)
         except OSError as e:
@@ -156,12 +158,12 @@ def b_cd(sh: Shell, name: str, args: list[str]) -> int:
 
 def _dotdot_prefixes_exist(sh: Shell, path: str) -> bool:
     """bash refuses ``cd BAD/..``: every directory a ``..`` climbs out of must exist."""
-    from vshell.command import _normpath
+    from vshell.command import normpath
 
     parts = path.split("/")
     for i, part in enumerate(parts):
         if part == ".." and i > 0:
-            prefix = _normpath("/".join(parts[:i]) or "/")
+            prefix = normpath("/".join(parts[:i]) or "/")
             if not sh.ctx.fs.isdir(prefix):
                 return False
     return True
@@ -254,9 +256,7 @@ def b_pushd(sh: Shell, name: str, args: list[str]) -> int:
             if b_cd(sh, "cd", [top]) != 0:
                 return 1
     elif "n" in flags:
-        from vshell.interp.redirect import _abspath
-
-        st.dir_stack.insert(0, _abspath(sh, operand))
+        st.dir_stack.insert(0, sh.abspath(operand))
     else:
         old = st.cwd
         if b_cd(sh, "cd", [operand]) != 0:
@@ -324,7 +324,6 @@ def _int_arg(sh: Shell, name: str, a: str) -> int | None:
 
 
 def b_exit(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.shell import ExitShell
 
     status = sh.state.last_status
     if args:
@@ -337,7 +336,6 @@ def b_exit(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_return(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.shell import ReturnFromFunction
 
     if sh.func_depth == 0 and not sh.state.source_stack:
         sh.err("return: can only `return' from a function or sourced script")
@@ -353,7 +351,6 @@ def b_return(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_break(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.shell import AbortLine, LoopControl
 
     n = 1
     if len(args) > 1:
@@ -414,9 +411,6 @@ def b_eval(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_source(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.redirect import _abspath
-    from vshell.interp.shell import ReturnFromFunction
-
     if args and args[0] == "--":
         args = args[1:]
     if not args:
@@ -426,17 +420,17 @@ def b_source(sh: Shell, name: str, args: list[str]) -> int:
     fname = args[0]
     path: str | None
     if "/" in fname:
-        path = _abspath(sh, fname)
+        path = sh.abspath(fname)
     else:
         path = None
         if sh.state.shopt.get("sourcepath"):
             for d in (sh.state.get("PATH") or "").split(":"):
-                cand = _abspath(sh, (d or ".") + "/" + fname)
+                cand = sh.abspath((d or ".") + "/" + fname)
                 if sh.ctx.fs.isfile(cand):
                     path = cand
                     break
         if path is None:
-            path = _abspath(sh, fname)
+            path = sh.abspath(fname)
     try:
         with sh.ctx.fs.bind(sh.fds).open(path, "rb") as f:
             src = f.read().decode("utf-8", "surrogateescape")
@@ -477,9 +471,6 @@ def b_source(sh: Shell, name: str, args: list[str]) -> int:
 
 
 def b_exec(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.shell import ExitShell
-    from vshell.interp.simple import exec_argv
-
     while args and args[0].startswith("-") and args[0] != "-":
         if args[0] == "--":
             args = args[1:]
@@ -489,13 +480,11 @@ def b_exec(sh: Shell, name: str, args: list[str]) -> int:
         # `exec >file`: the redirections (already applied to sh.fds) become permanent
         sh.permanent_fds = dict(sh.fds)
         return 0
-    status = exec_argv(sh, args, {}, sh.fds)
+    status = sh.exec_argv(args, {}, sh.fds)
     raise ExitShell(status)
 
 
 def b_command(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.simple import exec_argv
-
     try:
         opts, args = parse_options(sh, "command", args, "pVv", "command [-pVv] command [arg ...]")
     except OptionError as e:
@@ -514,16 +503,12 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
                 status = 1
         return status
     if default_path:
-        from vshell.interp.simple import resolve_command, run_script_file
-
         kind, path = resolve_command(sh, args[0], default_path=True)
         if kind == "none" and not _is_builtin(sh, args[0]):
-            from vshell.interp.simple import not_found
-
             return not_found(sh, args[0])
         if kind == "file" and not _is_builtin(sh, args[0]):
             assert path is not None
-            return run_script_file(sh, path, args[0], args[1:], sh.state.exported(), sh.fds)
+            return sh.run_script_file(path, args[0], args[1:], sh.state.exported(), sh.fds)
         if kind == "vshell" and not _is_builtin(sh, args[0]):
             cmd = sh.find_command(args[0])
             assert cmd is not None
@@ -533,8 +518,8 @@ def b_command(sh: Shell, name: str, args: list[str]) -> int:
     fn = sh.state.functions.pop(name0, None)
     try:
         if _is_builtin(sh, name0) or sh.find_command(name0) is not None:
-            return exec_argv(sh, args, {}, sh.fds)
-        return exec_argv(sh, args, {}, sh.fds)
+            return sh.exec_argv(args, {}, sh.fds)
+        return sh.exec_argv(args, {}, sh.fds)
     finally:
         if fn is not None:
             sh.state.functions[name0] = fn
@@ -565,13 +550,11 @@ KEYWORDS = frozenset(
 
 def path_matches(sh: Shell, name: str) -> list[str]:
     """Executable files called ``name`` along PATH, shown as PATH spells them."""
-    from vshell.interp.redirect import _abspath
-
     out: list[str] = []
     own = sh.find_command(name) is not None or name in COREUTILS_TWINS
     for d in (sh.state.get("PATH") or "").split(":"):
         shown = (d or ".").rstrip("/") + "/" + name if d != "/" else "/" + name
-        full = _abspath(sh, shown)
+        full = sh.abspath(shown)
         try:
             info = sh.ctx.fs.stat(full)
         except OSError:
@@ -627,8 +610,8 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
             if not all_:
                 return 0
     if "/" in word:
-        paths = [word] if sh.ctx.fs.isfile(_abs(sh, word)) and sh.ctx.fs.access(
-            _abs(sh, word), os.X_OK) else []
+        paths = [word] if sh.ctx.fs.isfile(sh.abspath(word)) and sh.ctx.fs.access(
+            sh.abspath(word), os.X_OK) else []
     else:
         paths = path_matches(sh, word)
     hashed = word in st.__dict__.get("hash", {}) and not all_
@@ -636,12 +619,6 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
         found = True
         say("file", f"{word} is hashed ({p})" if hashed else f"{word} is {p}", p)
     return 0 if found else 1
-
-
-def _abs(sh: Shell, p: str) -> str:
-    from vshell.interp.redirect import _abspath
-
-    return _abspath(sh, p)
 
 
 def b_type(sh: Shell, name: str, args: list[str]) -> int:
@@ -937,8 +914,6 @@ def b_jobs(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_hash(sh: Shell, name: str, args: list[str]) -> int:
     """bash's table of remembered command locations (vshell's commands show as /usr/bin)."""
-    from vshell.interp.simple import VSHELL_COMMAND, resolve_command
-
     table: dict[str, list] = sh.state.__dict__.setdefault("hash", {})
 
     def shown(path: str, name: str) -> str:
@@ -1325,12 +1300,12 @@ def b_history(sh: Shell, name: str, args: list[str]) -> int:
 def _history_file(sh: Shell, flag: str, name: str | None) -> int:
     """``-w`` writes the (empty) history to FILE, ``-r`` reads it; like bash, a file that
     cannot be written or read fails with status 1, silently."""
-    from vshell.command import _normpath
+    from vshell.command import normpath
 
     name = name if name is not None else sh.state.get("HISTFILE")
     if not name:
         return 0
-    path = _normpath(name if name.startswith("/") else sh.state.cwd.rstrip("/") + "/" + name)
+    path = normpath(name if name.startswith("/") else sh.state.cwd.rstrip("/") + "/" + name)
     try:
         with sh.ctx.fs.open(path, "wb" if flag == "-w" else "rb"):
             pass

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from vshell.interp.assign import assign_array
 from vshell.interp.assoc_order import bash_order
 from vshell.interp.quoting import declare_quote
 from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, TEMPENV_ATTR, ShellError, Var
@@ -313,7 +314,6 @@ def b_readonly(sh: Shell, name: str, args: list[str]) -> int:
 
 def _assign_compound(sh: Shell, nm: str, value: str, *, append: bool, local: bool,
                      assoc: bool | None) -> None:
-    from vshell.interp.simple import assign_array
     from vshell.syntax.words import find_close_paren
 
     end = find_close_paren(value, 1)
