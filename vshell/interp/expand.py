@@ -18,7 +18,7 @@ from vshell.interp.state import ShellError
 from vshell.syntax import words as W
 
 if TYPE_CHECKING:
-    from vshell.interp.shell import Shell
+    from vshell.interp.expand_host import ExpansionHost
 
 # segment kinds
 LIT = 0  # unquoted text from the source: globbed, not split
@@ -76,7 +76,7 @@ def escape_glob(text: str) -> str:
 class Expander:
     """Expands words for one shell; ``sh`` supplies state, substitutions and the VFS."""
 
-    def __init__(self, sh: Shell) -> None:
+    def __init__(self, sh: ExpansionHost) -> None:
         self.sh = sh
 
     # --- entry points ------------------------------------------------------------
@@ -522,7 +522,7 @@ class Expander:
             for v in vals:
                 if len(v) * (1 + len(rep)) >= limits.THRESHOLD:
                     limits.need(st.memory, _replaced_size(v, pat, rep, mode))
-            check = self.sh.ctx.cancel.check
+            check = self.sh.check_cancel
             res = [P.replace(v, pat, rep, mode, ampersand=amp, check=check, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):

@@ -26,7 +26,7 @@ from vshell.interp.context import Fds, Job, RunContext
 from vshell.interp.control import AbortLine, ExitShell, LoopControl, ReturnFromFunction
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
-from vshell.interp.state import ShellError, ShellState
+from vshell.interp.state import ShellError, ShellState, Var
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -157,6 +157,10 @@ class Shell:
             queue = self.ctx.signals.get(self.state.get_plain("$$") or "")
             if queue:
                 self._take_signals(queue)
+
+    def check_cancel(self) -> None:
+        """Stop if the run is cancelled (no signal handling: for the inside of one step)."""
+        self.ctx.cancel.check()
 
     def _take_signals(self, queue: list[str]) -> None:
         """Act on signals sent to ``$$``, between commands as bash does: run the trap, do
@@ -802,7 +806,7 @@ class Shell:
 
         return expand_prompt(self, s)
 
-    def declare_line(self, name: str, var: Any) -> str:
+    def declare_line(self, name: str, var: Var) -> str:
         from vshell.interp.builtins.vars import declare_print_line
 
         return declare_print_line(name, var)
