@@ -3,12 +3,16 @@
 bashlex reads ordinary words faithfully, but it knows nothing of ``((…))``, ``[[…]]``,
 ``name=(…)``, ``name[i + 1]=v`` or extglob groups.  These helpers find the *end* of such
 spans in the source with bash's quoting rules, so the shim can hand bashlex a single token
-whose text is exactly ``source[start:end]``.  Nothing here interprets the text.
+whose text is exactly ``source[start:end]``.  Nothing here interprets the text.  The quote
+rules themselves are :mod:`vshell.syntax.quotes`, shared with the word lexer.
 """
 
 from __future__ import annotations
 
 import re
+
+from vshell.syntax import quotes
+from vshell.syntax.quotes import ScanEOF, skip_ansi, skip_backquote, skip_single
 
 BLANKS = " \t"
 WORD_BREAKS = " \t\n;&|<>()"
@@ -17,65 +21,13 @@ EXTGLOB_CHARS = "@!+*?"
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-class ScanEOF(Exception):
-    """The source ended inside a quoted or bracketed span (``close`` is what was wanted)."""
-
-    def __init__(self, close: str, start: int) -> None:
-        super().__init__(close)
-        self.close = close
-        self.start = start
-
-
-def skip_single(src: str, i: int) -> int:
-    """``i`` is just after an opening ``'``; return the index after the closing one."""
-    j = src.find("'", i)
-    if j < 0:
-        raise ScanEOF("'", i - 1)
-    return j + 1
-
-
-def _skip_to(src: str, i: int, close: str, eof_at: int | None = None) -> int:
-    """The index after the first unescaped ``close`` from ``i`` (a backslash escapes the
-    next character); ScanEOF at ``eof_at`` (default: where the scan stopped) if none."""
-    n = len(src)
-    while i < n:
-        c = src[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == close:
-            return i + 1
-        i += 1
-    raise ScanEOF(close, i if eof_at is None else eof_at)
-
-
-def skip_ansi(src: str, i: int) -> int:
-    """``i`` is just after ``$'``; backslash escapes the next character."""
-    return _skip_to(src, i, "'")
-
-
-def skip_backquote(src: str, i: int) -> int:
-    """``i`` is just after an opening backquote."""
-    return _skip_to(src, i, "`", i - 1)
-
-
 def skip_double(src: str, i: int) -> int:
     """``i`` is just after an opening ``"``; nested ``$(…)``, ``${…}`` and backquotes count."""
-    n = len(src)
-    start = i - 1
-    while i < n:
-        c = src[i]
-        if c == "\\":
-            i += 2
-        elif c == '"':
-            return i + 1
-        elif c == "`":
-            i = skip_backquote(src, i + 1)
-        elif c == "$":
-            i = skip_dollar(src, i, in_dquote=True)
-        else:
-            i += 1
-    raise ScanEOF('"', start)
+    return quotes.skip_double(src, i, _dollar_in_dquote)
+
+
+def _dollar_in_dquote(src: str, i: int) -> int:
+    return skip_dollar(src, i, in_dquote=True)
 
 
 def skip_dollar(src: str, i: int, in_dquote: bool = False) -> int:
