@@ -171,7 +171,7 @@ def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
 def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
-    from vshell.interp.builtins.core import KEYWORDS
+    from vshell.syntax.reserved import KEYWORDS
 
     out: dict[str, Command] = {}
     for c in commands:

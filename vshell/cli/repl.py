@@ -60,7 +60,7 @@ def command_names(sb: Any) -> set[str]:
     """Everything that can stand first on a line in this session."""
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
-    from vshell.interp.builtins.core import KEYWORDS
+    from vshell.syntax.reserved import KEYWORDS
 
     names = set(builtins_registry.names()) | set(shipped.names())
     names |= {k for k in KEYWORDS if k.isalpha()}

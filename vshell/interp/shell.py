@@ -165,7 +165,7 @@ class Shell:
     def _take_signals(self, queue: list[str]) -> None:
         """Act on signals sent to ``$$``, between commands as bash does: run the trap, do
         nothing if ignored (by ``trap '' SIG`` or by default), else die of the signal."""
-        from vshell.interp.builtins.core import IGNORED_BY_DEFAULT, SIGNALS
+        from vshell.interp.builtins.jobs import IGNORED_BY_DEFAULT, SIGNALS
 
         while queue:
             sig = queue.pop(0)

@@ -292,7 +292,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
             sh.err(f"{path}: No such file or directory")
             return 127
         return run_script_file(sh, path, name, args, env, fds)
-    from vshell.interp.builtins.core import COREUTILS_TWINS
+    from vshell.interp.builtins.resolve import COREUTILS_TWINS
 
     if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
         sh.state.__dict__.setdefault("hash", {})[name] = [VSHELL_COMMAND, 1]
@@ -315,7 +315,7 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
     start = fdscope.mark(sh)
     sh.fds = fds
     try:
-        from vshell.interp.builtins.core import builtin_help_option
+        from vshell.interp.builtins.misc import builtin_help_option
 
         status = builtin_help_option(sh, name, args)
         if status is None:
