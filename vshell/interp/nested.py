@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vshell.interp.control import ExitShell
-from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var, new_pid
+from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
@@ -170,7 +170,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
         source = ""  # read from stdin as the script runs (stdin_script)
     st = new_state(env, _initial_pwd(sh, env.get("PWD")), script_name)
     background = sh.job_pid is not None
-    st.bashpid = sh.job_pid if background else new_pid()
+    st.pids = sh.state.pids  # one session, one counter of process ids
+    st.bashpid = sh.job_pid if background else sh.state.new_pid()
     sh.job_pid = None  # only the job's own command is that process
     if background:
         # an asynchronous command starts with SIGINT and SIGQUIT ignored, and a

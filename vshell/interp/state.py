@@ -8,6 +8,7 @@ import copy
 import itertools
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from vshell.interp.control import ShellError
@@ -37,13 +38,9 @@ class Var:
         return Var(v, set(self.attrs))
 
 
-_PIDS = itertools.count(5000)
 _BIG = 1 << 16  # vshell.interp.limits.THRESHOLD: smaller values are never charged
 
 
-def new_pid() -> int:
-    """A process id for a subshell or a new shell (vshell starts no processes)."""
-    return next(_PIDS)
 _CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
 # An internal attribute (never printed): a prefix binding like ``x=1 f``.  ``local x``
 # without a value copies such a binding's value, as bash's make_local_variable does.
@@ -195,6 +192,9 @@ class ShellState:
         self.main_file: str | None = None  # the script file being run (None: -c, the API)
         self.umask = 0o022
         self.bashpid = 4242
+        # the session's process ids: its subshells and nested shells draw from this one counter
+        # (shared by copies of the state, never by two sessions)
+        self.pids: Iterator[int] = itertools.count(5000)
 
     @property
     def lineno(self) -> int:
@@ -229,8 +229,12 @@ class ShellState:
         new.call_stack = list(self.call_stack)
         new.function_files = dict(self.function_files)
         new.random = random.Random(self.random.random())
-        new.bashpid = new_pid()
+        new.bashpid = self.new_pid()
         return new
+
+    def new_pid(self) -> int:
+        """A process id for a subshell or a new shell (vshell starts no processes)."""
+        return next(self.pids)
 
     # --- lookup ------------------------------------------------------------------
     def _find(self, name: str) -> tuple[dict[str, Var] | None, Var | None]:

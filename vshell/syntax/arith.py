@@ -518,6 +518,7 @@ class _Parser:
         raise AssertionError  # unreachable: fail raises
 
 
+# a cache of a pure function keyed by its input (the tree is never mutated): no session state
 @lru_cache(maxsize=2048)
 def parse(text: str) -> Node | None:
     """Parse an arithmetic expression; None for an empty (all-blank) one, which is 0.

@@ -92,9 +92,9 @@ class BadSubst(Exception):
 
 Part = Lit | Quoted | DQ | Param | CmdSub | ArithSub | ProcSub | Tilde
 
-SPECIAL_PARAMS = set("@*#?-$!0123456789")
-_NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_NAME_CHARS = _NAME_START | set("0123456789")
+SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
 
 
 def skip_quote(s: str, i: int) -> int:
@@ -577,6 +577,7 @@ def _find_unescaped_slash(s: str, i: int) -> int:
     return -1
 
 
+# a cache of a pure function keyed by its input (the parts are never mutated): no session state
 @lru_cache(maxsize=4096)
 def _lex_cached(raw: str, tilde: bool, assign: bool) -> tuple[Part, ...]:
     return tuple(WordLexer(raw).parse(tilde=tilde, assign=assign))
