@@ -7,7 +7,7 @@ builtins (``declare -a a=(…)``), which both import it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from vshell.interp.control import ShellError
 
@@ -75,7 +75,7 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
     if append:
         cur = v.value if v is not None else None
         if isinstance(cur, dict) and cur:
-            idx = max(cur) + 1  # type: ignore[type-var, operator]
+            idx = max(cur) + 1  # type: ignore[operator]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
         elif isinstance(cur, str):
             idx = 1
     for raw in raws:
@@ -96,7 +96,7 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
         base: dict[int, str] = {}
         if scope_v is not None:
             if isinstance(scope_v.value, dict):
-                base = dict(scope_v.value)  # type: ignore[arg-type]
+                base = dict(cast("dict[int, str]", scope_v.value))  # an indexed array
             elif isinstance(scope_v.value, str):
                 base = {0: scope_v.value}
         base.update(out)

@@ -3,7 +3,8 @@ function definitions, each with its own redirections."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from vshell.interp import fdscope, redirect
 from vshell.interp.builtins import registry as builtins_registry
@@ -393,7 +394,7 @@ def _free_fd(sh: Shell, top: int) -> int:
     return fd
 
 
-_TABLE = {
+_TABLE: dict[type, Callable[[Shell, Any], int]] = {
     ast.Group: _group,
     ast.Subshell: _subshell,
     ast.If: _if,

@@ -120,7 +120,7 @@ def _var_is_set(sh: Shell, name: str) -> bool:
         return sh.expander.word(sub) in v.value
     idx = sh.arith(sh.expander.arith_text(sub), sub)
     if idx < 0:
-        idx += (max(v.value) + 1) if v.value else 0  # type: ignore[type-var, operator]
+        idx += (max(v.value) + 1) if v.value else 0  # type: ignore[operator]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
     return idx in v.value
 
 

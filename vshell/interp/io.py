@@ -197,7 +197,7 @@ class PipeReader(io.RawIOBase):
         b[: len(data)] = data
         return len(data)
 
-    def __iter__(self):  # type: ignore[override]
+    def __iter__(self):
         while True:
             line = self.readline()
             if not line:

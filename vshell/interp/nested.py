@@ -169,15 +169,16 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     else:
         source = ""  # read from stdin as the script runs (stdin_script)
     st = new_state(env, _initial_pwd(sh, env.get("PWD")), script_name)
-    background = sh.job_pid is not None
+    job_pid = sh.job_pid
+    background = job_pid is not None
     st.pids = sh.state.pids  # one session, one counter of process ids
-    st.bashpid = sh.job_pid if background else sh.state.new_pid()
+    st.bashpid = job_pid if job_pid is not None else sh.state.new_pid()
     sh.job_pid = None  # only the job's own command is that process
     if background:
         # an asynchronous command starts with SIGINT and SIGQUIT ignored, and a
         # non-interactive shell cannot trap what it was started ignoring (bash)
         st.traps.update({"INT": "", "QUIT": ""})
-        st.ignored_at_entry = frozenset(("INT", "QUIT"))  # type: ignore[attr-defined]
+        st.ignored_at_entry = frozenset(("INT", "QUIT"))
     st.globals["$$"] = Var(str(st.bashpid), set())  # a new shell process: a pid of its own
     try:
         lvl = int(env.get("SHLVL", "1"))

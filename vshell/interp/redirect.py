@@ -99,7 +99,7 @@ def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
             if r.fd_var:
                 _keep_open(sh, r, new, opened)
         except ShellError as e:
-            e.partial_fds = new  # type: ignore[attr-defined]
+            e.partial_fds = new  # type: ignore[attr-defined]  # the failed redirection's descriptors ride on the error (read by partial_fds)
             raise
     return new
 

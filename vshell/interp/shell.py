@@ -12,7 +12,7 @@ import io
 import re
 import threading
 import time
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from vshell.command import (
     Cancelled,
@@ -39,6 +39,8 @@ _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case,
 
 class Shell:
     """One shell: state + descriptors, running AST nodes."""
+
+    permanent_fds: Fds  # set by `exec >file` (no command): the run keeps those descriptors
 
     def __init__(self, ctx: RunContext, state: ShellState, fds: Fds) -> None:
         self.ctx = ctx
@@ -580,7 +582,7 @@ class Shell:
         mark = len(self.procsub_fds)
         try:
             if t is ast.SimpleCommand:
-                return self.run_simple(cmd)  # type: ignore[arg-type]
+                return self.run_simple(cmd)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
             from vshell.interp import compound
 
             return compound.run(self, cmd)
@@ -820,9 +822,10 @@ class Shell:
             name=name,
             args=args,
             dir=self.state.cwd,
-            stdin=stdin,
-            stdout=GuardedOutput(fds.get(1) or sio.ClosedStream()),
-            stderr=fds.get(2) or sio.ClosedStream(),
+            # the shell's streams provide the IO[bytes] methods commands use (not the class)
+            stdin=cast("IO[bytes]", stdin),
+            stdout=cast("IO[bytes]", GuardedOutput(fds.get(1) or sio.ClosedStream())),
+            stderr=cast("IO[bytes]", fds.get(2) or sio.ClosedStream()),
             env=env,
             fs=self.ctx.fs.bind(fds, umask=self.state.umask),
             cancel=self.ctx.cancel,
@@ -853,9 +856,9 @@ class Shell:
                 v = sub.state.lookup(k)
                 if v is not None:
                     v.attrs.discard("x")
-            for k, v in env.items():
+            for k, value in env.items():
                 try:
-                    sub.state.set(k, v)
+                    sub.state.set(k, value)
                     var = sub.state.lookup(k)
                     if var is not None:
                         var.attrs.add("x")
@@ -877,7 +880,7 @@ class Shell:
             sub.err(e.message)
             return e.status
         except Cancelled:
-            if token is not None and token.own_timeout():  # type: ignore[attr-defined]
+            if token is not None and token.own_timeout():  # type: ignore[attr-defined]  # a child token of a timeout has own_timeout; CancelToken does not declare it
                 return 124
             raise
 

@@ -123,7 +123,7 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
                 # the old a, and prefix bindings are not in place yet); a compound
                 # `(…)` value is left to the builtin
                 expanded = None if value.startswith("(") else ex.word(value, assign=True)
-                out.append(_DeclArg(raw, eq, expanded))  # type: ignore[arg-type]
+                out.append(_DeclArg(raw, eq, expanded))
             else:
                 out.extend(ex.words([raw]))
         return out
@@ -201,7 +201,8 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
             if a.index is not None:
                 continue
             if a.array is not None:  # `B=(b c) cmd`: bash passes the text "(b c)"
-                words = [ex.word(getattr(w, "raw", w), assign=True) for w in a.array]
+                words = [ex.word(w.raw if hasattr(w, "raw") else str(w), assign=True)
+                         for w in a.array]
                 value = "(" + " ".join(words) + ")"
             else:
                 value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
@@ -224,7 +225,7 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
             if old is None:
                 st.globals.pop(name, None)
             else:
-                st.globals[name] = old  # type: ignore[assignment]
+                st.globals[name] = old  # type: ignore[assignment]  # saved holds (name, Var | None); old is a Var here
     return out
 
 
@@ -242,7 +243,7 @@ def _xtrace(sh: Shell, cmd: ast.SimpleCommand, argv: list[str]) -> None:
         for w in argv:
             raw = getattr(w, "raw", None)
             if raw is not None:
-                k = w.eq + 1  # type: ignore[attr-defined]
+                k = w.eq + 1  # type: ignore[attr-defined]  # an assignment word (_DeclArg) carries eq, the index of its =
                 value = raw[k:]
                 if not value.startswith("("):
                     expanded = getattr(w, "expanded", None)
@@ -310,7 +311,7 @@ def _run_twin(sh: Shell, name: str, args: list[str], assigns: dict[str, str], fd
     return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, twin, name, args, fds))
 
 
-def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:  # type: ignore[no-untyped-def]
+def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:
     saved = sh.fds
     start = fdscope.mark(sh)
     sh.fds = fds
@@ -350,7 +351,7 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         sh.fds = fdscope.restore(sh, saved, fds, start)
 
 
-def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:  # type: ignore[no-untyped-def]
+def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:
     if not assigns:
         return fn()
     st = sh.state
@@ -377,7 +378,7 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
                 if old is None:
                     del scope[k]
                 else:
-                    scope[k] = old  # type: ignore[assignment]
+                    scope[k] = old  # type: ignore[assignment]  # saved holds (name, Var | None); old is a Var here
 
 
 def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fds: Fds,

@@ -291,7 +291,7 @@ class _Parser:
                     self.fail(v)
                 finally:
                     self.s, self.shown = full, full.lstrip(" \t")
-            self.tokval = v  # type: ignore[assignment]
+            self.tokval = v  # type: ignore[assignment]  # a number token carries its int value in tokval (a str otherwise)
             self.lasttok, self.curtok, self.tp = self.curtok, _NUM, cp
             return
         c1 = s[cp] if cp < n else ""

@@ -61,8 +61,8 @@ def b_trap(sh: Shell, name: str, args: list[str]) -> int:
     if not args or "-p" in flags:
         status = 0
         if not args:
-            for sig, handler in st.traps.items():
-                out(sh, _trap_line(sig, handler))
+            for trapped, handler in st.traps.items():
+                out(sh, _trap_line(trapped, handler))
             return 0
         for spec in args:
             sig = _sig_name(spec)
@@ -138,24 +138,24 @@ def b_wait(sh: Shell, name: str, args: list[str]) -> int:
     status = 0
     if rest:
         for a in rest:
-            pid = _job_pid(sh, a)
-            if pid is None and not a.startswith("%") and not a.lstrip("-").isdigit():
+            wanted = _job_pid(sh, a)
+            if wanted is None and not a.startswith("%") and not a.lstrip("-").isdigit():
                 sh.err(f"wait: `{a}': not a pid or valid job spec")
                 status = 2
                 continue
-            job = jobs.get(pid) if pid is not None else None
-            if job is None:
+            found = jobs.get(wanted) if wanted is not None else None
+            if found is None:
                 if a.startswith("%"):
                     sh.err(f"wait: {a}: no such job")
                 else:
                     sh.err(f"wait: pid {a} is not a child of this shell")
                 status = 127
                 continue
-            while job.thread.is_alive():
+            while found.thread.is_alive():
                 sh.check()
-                job.thread.join(0.05)
-            status = job.status if job.status is not None else 0
-            jobs.pop(pid, None)
+                found.thread.join(0.05)
+            status = found.status if found.status is not None else 0
+            jobs.pop(found.pid, None)
         return status
     for pid in sorted(jobs):
         job = jobs[pid]

@@ -203,7 +203,7 @@ def b_ulimit(sh: Shell, name: str, args: list[str]) -> int:
     an option; ``-S``/``-H`` choose the soft or hard limit; a hard one is never raised."""
     st = sh.state
     limits: dict[tuple[str, str], str] = getattr(st, "ulimits", None) or {}
-    st.ulimits = limits  # type: ignore[attr-defined]
+    st.ulimits = limits
     usage = "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]"
 
     def current(kind: str, c: str) -> str:

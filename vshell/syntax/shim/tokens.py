@@ -41,6 +41,10 @@ _TERMINATORS = frozenset({TT.NEWLINE, TT.SEMICOLON, TT.AMPERSAND})
 class Tokenizer(btok.tokenizer):
     """bashlex's tokenizer with vshell's token fixes (see the module docstring)."""
 
+    # bashlex's own state, set by its (untyped) base class
+    _shell_input_line: str
+    _shell_input_line_index: int
+
     def __init__(self, src: str, depth: int = 0, read_body: BodyReader | None = None) -> None:
         super().__init__(src, parserstate=bstate.parserstate(), strictmode=True)
         self.vs_read_body = read_body
@@ -67,11 +71,11 @@ class Tokenizer(btok.tokenizer):
         self._current_token = self._last_read_token = none
         self._token_before_that = self._two_tokens_ago = none
         self._parserstate = bstate.parserstate()
-        self._positions = []
+        self._positions: list[Any] = []
         self._token_to_read = None
         self._open_brace_count = 0
         self._esacs_needed_count = 0
-        self._dstack = []
+        self._dstack: list[Any] = []
         self.vs_command = None
         self.vs_prefix = True
         self.vs_after_pipe = False
