@@ -10,11 +10,15 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from vshell.command import CancelToken, Command, NestedRequest
 from vshell.records import field, record
+
+if TYPE_CHECKING:
+    from vshell.interp.limits import JobSlots
+    from vshell.vfs.core import VFS
 
 __all__ = ["Fds", "Job", "RunContext"]
 
@@ -32,14 +36,14 @@ class Job:
 class RunContext:
     """What every shell of one run shares."""
 
-    fs: Any
+    fs: VFS
     cancel: CancelToken
     commands: dict[str, Command] = field(default_factory=dict)
     http: Any = None
     python: Any = None
     nested: Callable[[NestedRequest], Any] | None = None
     jobs: dict[int, Job] = field(default_factory=dict)
-    pids: Any = field(default_factory=lambda: itertools.count(1000))
+    pids: Iterator[int] = field(default_factory=lambda: itertools.count(1000))
     lock: threading.Lock = field(default_factory=threading.Lock)
     nesting: int = 0
     parse_failed: bool = False
@@ -47,7 +51,7 @@ class RunContext:
     last_not_found: bool = False
     signals: dict[str, list[str]] = field(default_factory=dict)  # `kill -SIG PID` by $$
     shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
-    job_slots: Any = None  # limits.JobSlots shared by the sandbox's shells (None: no cap)
+    job_slots: JobSlots | None = None  # shared by the sandbox's shells (None: no cap)
     # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
     redirect_opened: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
 

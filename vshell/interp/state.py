@@ -17,7 +17,7 @@ from vshell.records import field, record
 from vshell.syntax import ast
 
 if TYPE_CHECKING:
-    from vshell.vfs.memory import Hold
+    from vshell.vfs.memory import Hold, MemoryBudget
 
 Value = str | dict[int, str] | dict[str, str] | None
 
@@ -551,7 +551,7 @@ class ShellState:
                 len(x) >= _BIG for x in items.values()):
             self._charge(v)
 
-    memory: Any = None  # the sandbox's MemoryBudget; shell data is charged to it
+    memory: MemoryBudget | None = None  # the sandbox's; shell data is charged to it
 
     def _charge(self, v: Var) -> None:
         """Make ``v``'s memory charge its value's size now (bash's xmalloc failing past the

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vshell.interp.state import ShellState
 
 _M = "vshell.interp."
 
@@ -101,7 +104,7 @@ def is_builtin(name: str, disabled: frozenset[str] = NONE_DISABLED) -> bool:
     return name in TABLE and name not in disabled
 
 
-def disabled_in(state: Any) -> frozenset[str]:
+def disabled_in(state: ShellState) -> frozenset[str]:
     """The builtins ``enable -n`` turned off in this shell (its state, so one Sandbox, or a
     subshell, never affects another)."""
     return getattr(state, "disabled_builtins", NONE_DISABLED)
