@@ -325,6 +325,11 @@ class _DParser:
 
     def _skip_and(self) -> None:
         # parse without evaluating: consume one and_-expression
+        self._skip_until(("||",))
+
+    def _skip_until(self, stops: tuple[str, ...]) -> None:
+        """Step over words without evaluating them, up to a ``)`` closing the current group
+        or one of ``stops`` outside parentheses (short-circuit evaluation)."""
         depth = 0
         while self.i < len(self.w):
             t = self.w[self.i]
@@ -334,7 +339,7 @@ class _DParser:
                 if depth == 0:
                     return
                 depth -= 1
-            elif t == "||" and depth == 0:
+            elif t in stops and depth == 0:
                 return
             self.i += 1
 
@@ -349,18 +354,7 @@ class _DParser:
         return v
 
     def _skip_not(self) -> None:
-        depth = 0
-        while self.i < len(self.w):
-            t = self.w[self.i]
-            if t == "(":
-                depth += 1
-            elif t == ")":
-                if depth == 0:
-                    return
-                depth -= 1
-            elif t in ("||", "&&") and depth == 0:
-                return
-            self.i += 1
+        self._skip_until(("||", "&&"))
 
     def not_(self) -> bool:
         if self.peek() == "!":

@@ -170,8 +170,9 @@ def match_arith(src: str, i: int) -> int | None:
     raise ScanEOF(")", i)
 
 
-def compound_assign_prefix(src: str, i: int) -> int | None:
-    """If ``name=(``, ``name+=(`` or ``name[sub]=(`` starts at ``i``, return the ``(`` index."""
+def _name_and_operator(src: str, i: int, subscript: bool = False) -> int | None:
+    """If ``name``, ``name[sub]`` (required when ``subscript``) then an optional ``+`` start
+    at ``i``, the index after them, where an assignment's ``=`` would stand."""
     m = NAME_RE.match(src, i)
     if not m:
         return None
@@ -181,44 +182,30 @@ def compound_assign_prefix(src: str, i: int) -> int | None:
             j = match_bracket(src, j) + 1
         except ScanEOF:
             return None
+    elif subscript:
+        return None
     if src[j : j + 1] == "+":
         j += 1
-    if src[j : j + 2] == "=(":
-        return j + 1
-    return None
+    return j
+
+
+def compound_assign_prefix(src: str, i: int) -> int | None:
+    """If ``name=(``, ``name+=(`` or ``name[sub]=(`` starts at ``i``, return the ``(`` index."""
+    j = _name_and_operator(src, i)
+    return j + 1 if j is not None and src[j : j + 2] == "=(" else None
 
 
 def assignment_end(src: str, i: int) -> int | None:
     """If ``name=``, ``name+=``, ``name[sub]=`` or ``name[sub]+=`` starts at ``i``, the
     index just after the ``=``."""
-    m = NAME_RE.match(src, i)
-    if not m:
-        return None
-    j = m.end()
-    if src[j : j + 1] == "[":
-        try:
-            j = match_bracket(src, j) + 1
-        except ScanEOF:
-            return None
-    if src[j : j + 1] == "+":
-        j += 1
-    return j + 1 if src[j : j + 1] == "=" else None
+    j = _name_and_operator(src, i)
+    return j + 1 if j is not None and src[j : j + 1] == "=" else None
 
 
 def subscript_assign_end(src: str, i: int) -> int | None:
     """If ``name[sub]=`` or ``name[sub]+=`` starts at ``i``, return the index after ``=``."""
-    m = NAME_RE.match(src, i)
-    if not m or src[m.end() : m.end() + 1] != "[":
-        return None
-    try:
-        j = match_bracket(src, m.end()) + 1
-    except ScanEOF:
-        return None
-    if src[j : j + 1] == "+":
-        j += 1
-    if src[j : j + 1] == "=":
-        return j + 1
-    return None
+    j = _name_and_operator(src, i, subscript=True)
+    return j + 1 if j is not None and src[j : j + 1] == "=" else None
 
 
 def split_array_elements(src: str, i: int, end: int) -> list[tuple[int, int]]:
