@@ -12,6 +12,7 @@ import io
 import re
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, Any, cast
 
 from vshell.command import (
@@ -282,24 +283,34 @@ class Shell:
         if 0 <= at < len(lines) and "unexpected end of file" not in error.message:
             self.write_err(f"{label}: line {line}: `{lines[at].strip()}'\n")
 
-    def run_toplevel(self, source: str, first_line: int = 1) -> int:
-        """Run a whole script as a shell process: exit, traps and fatal errors handled."""
+    def run_as_process(self, body: Callable[[], int]) -> int:
+        """``body()``'s status, or the status with which ``exit``, an error that ends the
+        line, a fatal error or runaway recursion ends it, as they end a shell process."""
         try:
-            status = self.run_source(source, first_line=first_line)
-            self.check()  # a signal that came during the last command runs its trap now
+            return body()
         except ExitShell as e:
-            status = e.status
             self.exited = True  # the REPL ends its session on `exit`
+            return e.status
         except AbortLine as e:
-            status = e.status
+            return e.status
         except ShellError as e:
             from vshell.interp.fatal import exit_status
 
             self.err(e.message)
-            status = exit_status(self, e)
+            return exit_status(self, e)
         except RecursionError:
             self.err("maximum function nesting level exceeded")
-            status = 1
+            return 1
+
+    def run_toplevel(self, source: str, first_line: int = 1) -> int:
+        """Run a whole script as a shell process: exit, traps and fatal errors handled."""
+
+        def body() -> int:
+            status = self.run_source(source, first_line=first_line)
+            self.check()  # a signal that came during the last command runs its trap now
+            return status
+
+        status = self.run_as_process(body)
         if getattr(self.state, "stdin_script", False) and not getattr(self, "exited", False):
             return status  # more of the piped script is coming: its EXIT trap waits for the end
         status = self.run_exit_trap(status)
