@@ -208,19 +208,28 @@ def subscript_assign_end(src: str, i: int) -> int | None:
     return j + 1 if j is not None and src[j : j + 1] == "=" else None
 
 
+def _filler_end(src: str, j: int, end: int) -> int:
+    """Past the blank, escaped newline or comment at ``j`` inside an array literal that ends
+    at ``end``; ``j`` itself when a word or an operator starts there."""
+    c = src[j]
+    if c in " \t\n":
+        return j + 1
+    if c == "\\" and src[j + 1 : j + 2] == "\n":
+        return j + 2
+    if c == "#":
+        nl = src.find("\n", j, end)
+        return end if nl < 0 else nl
+    return j
+
+
 def split_array_elements(src: str, i: int, end: int) -> list[tuple[int, int]]:
     """Spans of the element words between ``(`` at ``i`` and ``)`` at ``end``."""
     spans: list[tuple[int, int]] = []
     j = i + 1
     while j < end:
-        c = src[j]
-        if c in " \t\n":
-            j += 1
-        elif c == "\\" and src[j + 1 : j + 2] == "\n":
-            j += 2
-        elif c == "#":
-            nl = src.find("\n", j, end)
-            j = end if nl < 0 else nl
+        k = _filler_end(src, j, end)
+        if k != j:
+            j = k
         else:
             k = scan_word(src, j)
             if k == j:
@@ -239,13 +248,9 @@ def array_syntax_error(src: str, i: int, end: int) -> tuple[int, str] | None:
     j = i + 1
     while j < end:
         c = src[j]
-        if c in " \t\n":
-            j += 1
-        elif c == "\\" and src[j + 1 : j + 2] == "\n":
-            j += 2
-        elif c == "#":
-            nl = src.find("\n", j, end)
-            j = end if nl < 0 else nl
+        k = _filler_end(src, j, end)
+        if k != j:
+            j = k
         elif c in ";&|<>()" and not (c in "<>" and src[j + 1 : j + 2] == "("):
             op = src[j : j + 2] if src[j : j + 2] in ("&&", "||", ";;", ">>", "<<") else c
             return j, op
