@@ -335,4 +335,3 @@ def command(name: str, description: str) -> Callable[[RunFunc], Command]:
     return wrap
 
 
-_normpath = normpath  # the name the interpreter modules import

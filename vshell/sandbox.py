@@ -171,7 +171,7 @@ def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
 def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
-    from vshell.interp.builtins.core import KEYWORDS
+    from vshell.syntax.reserved import KEYWORDS
 
     out: dict[str, Command] = {}
     for c in commands:
@@ -560,9 +560,9 @@ class Sandbox:
         d = req.dir or base
         if not d.startswith("/"):
             d = base.rstrip("/") + "/" + d
-        from vshell.command import _normpath
+        from vshell.command import normpath
 
-        d = _normpath(d)
+        d = normpath(d)
         if not self.fs.isdir(d):
             return Result(Outcome.INVALID, 2, b"", f"vshell: {d}: no such directory\n".encode(),
                           error=FileNotFoundError(d))

@@ -449,9 +449,9 @@ def _exec_once(sb, script: str, stdin: Any, out: Any, err: Any) -> tuple[Any, in
 
 
 def run_file(sb, path: str, args: list[str]) -> int:  # type: ignore[no-untyped-def]
-    from vshell.command import _normpath
+    from vshell.command import normpath
 
-    full = _normpath(path if path.startswith("/") else sb.cwd.rstrip("/") + "/" + path)
+    full = normpath(path if path.startswith("/") else sb.cwd.rstrip("/") + "/" + path)
     try:
         with sb.fs.open(full, "rb") as f:
             source = f.read().decode("utf-8", "surrogateescape")

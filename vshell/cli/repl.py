@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from vshell.command import CancelToken, _normpath
+from vshell.command import CancelToken, normpath
 from vshell.result import Outcome
 
 BANNER = "vshell REPL (Ctrl-D to exit)\n"
@@ -60,7 +60,7 @@ def command_names(sb: Any) -> set[str]:
     """Everything that can stand first on a line in this session."""
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
-    from vshell.interp.builtins.core import KEYWORDS
+    from vshell.syntax.reserved import KEYWORDS
 
     names = set(builtins_registry.names()) | set(shipped.names())
     names |= {k for k in KEYWORDS if k.isalpha()}
@@ -92,9 +92,9 @@ def _path_completions(sb: Any, word: str, dirs_only: bool = False
     cut = raw.rfind("/") + 1
     dirpart, base = raw[:cut], raw[cut:]
     if dirpart.startswith("/"):
-        vdir = _normpath(dirpart)
+        vdir = normpath(dirpart)
     else:
-        vdir = _normpath(sb.cwd.rstrip("/") + "/" + dirpart)
+        vdir = normpath(sb.cwd.rstrip("/") + "/" + dirpart)
     try:
         entries = sb.fs.listdir(vdir)
     except (OSError, ValueError):

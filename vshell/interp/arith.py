@@ -101,14 +101,14 @@ class _Evaluator:
     def node(self, n: Node, expr: str, depth: int) -> int:
         t = type(n)
         if t is Num:
-            return n.value  # type: ignore[union-attr]
+            return n.value  # type: ignore[union-attr, return-value]  # dispatch on type(x) is C, which mypy does not narrow
         if t is Var:
-            return self.read(n, expr, depth)  # type: ignore[arg-type]
+            return self.read(n, expr, depth)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
         if t is Binary:
-            return self.binary(n, expr, depth)  # type: ignore[arg-type]
+            return self.binary(n, expr, depth)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
         if t is Unary:
-            v = self.node(n.operand, expr, depth)  # type: ignore[union-attr]
-            op = n.op  # type: ignore[union-attr]
+            v = self.node(n.operand, expr, depth)  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
+            op = n.op  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
             if op == "-":
                 return wrap(-v)
             if op == "!":
@@ -145,7 +145,7 @@ class _Evaluator:
                 self.noeval -= c != 0
             return a if c else b
         if t is Assign:
-            return self.assign(n, expr, depth)  # type: ignore[arg-type]
+            return self.assign(n, expr, depth)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
         if t is IncDec:
             assert isinstance(n, IncDec)
             target = self.fixed(n.target)
@@ -156,7 +156,7 @@ class _Evaluator:
             return old if n.post else new
         if t is Seq:
             v = 0
-            for item in n.items:  # type: ignore[union-attr]
+            for item in n.items:  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
                 v = self.node(item, expr, depth)
             return v
         assert isinstance(n, Err)

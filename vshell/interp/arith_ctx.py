@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from vshell.interp.fatal import UnboundError
 
@@ -39,9 +39,10 @@ class ShellArithContext:
         val = v.value
         if isinstance(val, dict):
             if isinstance(key, int) and key < 0 and "A" not in v.attrs:
-                top = max(val) + 1 if val else 0  # type: ignore[type-var, operator]
+                top = max(val) + 1 if val else 0  # type: ignore[operator]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                 key = top + key
-            return val.get(key if "A" not in v.attrs else str(key))  # type: ignore[call-overload]
+            elements = cast("dict[Any, str]", val)  # indexed (int keys) or associative (str)
+            return elements.get(key if "A" not in v.attrs else str(key))
         if key == 0:
             return val
         return None

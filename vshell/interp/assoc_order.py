@@ -19,6 +19,7 @@ _FNV_PRIME = 16777619
 _INITIAL_BUCKETS = 1024
 
 
+# a cache of a pure function keyed by its input: no session state
 @lru_cache(maxsize=65536)
 def _fnv1(key: str) -> int:
     h = _FNV_OFFSET

@@ -22,7 +22,9 @@ MAX_WORDS = 4_000_000
 #: Words made between two calls of the caller's cancel check (a few milliseconds of work).
 _BLOCK = 65536
 
-_local = threading.local()  # the cancel check of the expansion running on this thread
+# the cancel check of the expansion running on this thread, set for that one call and restored
+# after it (a dynamic scope, not state a later run or another session could see)
+_local = threading.local()
 
 _INTMAX = (1 << 63) - 1
 _INTMIN = -(1 << 63)

@@ -3,10 +3,13 @@ function definitions, each with its own redirections."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from vshell.interp import fdscope, redirect
 from vshell.interp.builtins import registry as builtins_registry
+from vshell.interp.context import Job
+from vshell.interp.control import AbortLine, ExitShell, LoopControl
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -60,7 +63,6 @@ def _dispatch(sh: Shell, cmd: ast.Command) -> int:
         sh.err(e.message)
         sh.state.last_status = e.status
         if e.abort_line:
-            from vshell.interp.shell import AbortLine
 
             raise AbortLine(e.status) from None
         return e.status
@@ -71,7 +73,6 @@ def _group(sh: Shell, cmd: ast.Group) -> int:
 
 
 def _subshell(sh: Shell, cmd: ast.Subshell) -> int:
-    from vshell.interp.shell import AbortLine, ExitShell, LoopControl
 
     sub = sh.child()
     try:
@@ -108,7 +109,6 @@ def _if(sh: Shell, cmd: ast.If) -> int:
 
 def _loop_body(sh: Shell, body: ast.CommandList) -> tuple[int, str | None]:
     """Run a loop body; returns (status, 'break'|'continue'|None) for this loop level."""
-    from vshell.interp.shell import LoopControl
 
     try:
         return sh.run_list(body), None
@@ -120,7 +120,6 @@ def _loop_body(sh: Shell, body: ast.CommandList) -> tuple[int, str | None]:
 
 
 def _while(sh: Shell, cmd: ast.While) -> int:
-    from vshell.interp.shell import LoopControl
 
     status = 0
     sh.loop_depth += 1
@@ -335,7 +334,6 @@ def _cond_cmd(sh: Shell, cmd: ast.CondCommand) -> int:
         if e.fatal or e.status == 2:
             # bash finds these when it parses the line: the script ends with status 2
             from vshell.interp.fatal import exit_status
-            from vshell.interp.shell import ExitShell
 
             raise ExitShell(2 if e.status == 2 else exit_status(sh, e)) from None
         return e.status or 2
@@ -348,7 +346,6 @@ def _coproc(sh: Shell, cmd: ast.Coproc) -> int:
     import threading
 
     from vshell.interp import io as sio
-    from vshell.interp.shell import AbortLine, ExitShell, Job
 
     name = cmd.name or "COPROC"
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
@@ -397,7 +394,7 @@ def _free_fd(sh: Shell, top: int) -> int:
     return fd
 
 
-_TABLE = {
+_TABLE: dict[type, Callable[[Shell, Any], int]] = {
     ast.Group: _group,
     ast.Subshell: _subshell,
     ast.If: _if,

@@ -28,17 +28,11 @@ class TestError(ShellError):
         super().__init__(message, status=2)
 
 
-def _abspath(sh: Shell, path: str) -> str:
-    from vshell.interp.redirect import _abspath as ab
-
-    return ab(sh, path)
-
-
 def file_test(sh: Shell, op: str, path: str) -> bool:
     fs = sh.ctx.fs.bind(sh.fds)
     if path == "":
         return False
-    full = _abspath(sh, path)
+    full = sh.abspath(path)
     if op == "-t":
         return False
     try:
@@ -126,7 +120,7 @@ def _var_is_set(sh: Shell, name: str) -> bool:
         return sh.expander.word(sub) in v.value
     idx = sh.arith(sh.expander.arith_text(sub), sub)
     if idx < 0:
-        idx += (max(v.value) + 1) if v.value else 0  # type: ignore[type-var, operator]
+        idx += (max(v.value) + 1) if v.value else 0  # type: ignore[operator]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
     return idx in v.value
 
 
@@ -155,11 +149,11 @@ def binary(sh: Shell, op: str, a: str, b: str, *, dbracket: bool = False) -> boo
     fs = sh.ctx.fs
     if op in ("-nt", "-ot"):
         try:
-            ma = fs.stat(_abspath(sh, a)).st_mtime_ns
+            ma = fs.stat(sh.abspath(a)).st_mtime_ns
         except OSError:
             ma = None
         try:
-            mb = fs.stat(_abspath(sh, b)).st_mtime_ns
+            mb = fs.stat(sh.abspath(b)).st_mtime_ns
         except OSError:
             mb = None
         if op == "-nt":
@@ -167,8 +161,8 @@ def binary(sh: Shell, op: str, a: str, b: str, *, dbracket: bool = False) -> boo
         return mb is not None and (ma is None or ma < mb)
     if op == "-ef":
         try:
-            sa = fs.stat(_abspath(sh, a))
-            sb = fs.stat(_abspath(sh, b))
+            sa = fs.stat(sh.abspath(a))
+            sb = fs.stat(sh.abspath(b))
         except OSError:
             return False
         return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
@@ -331,6 +325,11 @@ class _DParser:
 
     def _skip_and(self) -> None:
         # parse without evaluating: consume one and_-expression
+        self._skip_until(("||",))
+
+    def _skip_until(self, stops: tuple[str, ...]) -> None:
+        """Step over words without evaluating them, up to a ``)`` closing the current group
+        or one of ``stops`` outside parentheses (short-circuit evaluation)."""
         depth = 0
         while self.i < len(self.w):
             t = self.w[self.i]
@@ -340,7 +339,7 @@ class _DParser:
                 if depth == 0:
                     return
                 depth -= 1
-            elif t == "||" and depth == 0:
+            elif t in stops and depth == 0:
                 return
             self.i += 1
 
@@ -355,18 +354,7 @@ class _DParser:
         return v
 
     def _skip_not(self) -> None:
-        depth = 0
-        while self.i < len(self.w):
-            t = self.w[self.i]
-            if t == "(":
-                depth += 1
-            elif t == ")":
-                if depth == 0:
-                    return
-                depth -= 1
-            elif t in ("||", "&&") and depth == 0:
-                return
-            self.i += 1
+        self._skip_until(("||", "&&"))
 
     def not_(self) -> bool:
         if self.peek() == "!":

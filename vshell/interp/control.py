@@ -1,12 +1,19 @@
 """The interpreter's own errors and control flow, in a leaf module every part of it may import.
 
-Kept apart from :mod:`vshell.interp.state` so that small modules (limits, expansion helpers)
-can raise a shell error without importing the whole state and making a cycle.
+Builtins raise these and the shell's loops, functions and top level catch them; keeping them
+here (as Oils keeps its in ``core/vm.py``) lets every module import them downward, never from
+:mod:`vshell.interp.shell`.
 """
 
 from __future__ import annotations
 
-__all__ = ["ShellError"]
+__all__ = [
+    "SHELL_NAMES", "AbortLine", "ExitShell", "LoopControl", "ReturnFromFunction", "ShellError",
+    "SigPipe",
+]
+
+# The names under which a command is the shell itself (`bash -c`, a `#!/bin/sh` script).
+SHELL_NAMES = ("sh", "bash", "vshell", "dash")
 
 
 class ShellError(Exception):
@@ -19,3 +26,44 @@ class ShellError(Exception):
         self.status = status
         self.fatal = fatal  # ends a non-interactive shell (e.g. unbound variable, bad subst)
         self.abort_line = abort_line  # ends the rest of the current line (e.g. failglob)
+
+
+class ExitShell(Exception):
+    """``exit`` (or a fatal error): unwinds to the shell's top (or the subshell boundary)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class SigPipe(ExitShell):
+    """A shell builtin wrote to a pipe whose reader is gone: like bash's process on SIGPIPE,
+    the (sub)shell ends at once with 128+13, so ``while :; do echo; done | head -1`` ends."""
+
+    def __init__(self) -> None:
+        super().__init__(141)
+
+
+class AbortLine(Exception):
+    """An error that ends the current line of the script but not the script (bash)."""
+
+    def __init__(self, status: int = 1) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ReturnFromFunction(Exception):
+    """``return`` (or the end of a sourced file): unwinds to the function or ``source`` call."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class LoopControl(Exception):
+    """``break N`` / ``continue N``: unwinds ``levels`` enclosing loops."""
+
+    def __init__(self, kind: str, levels: int) -> None:
+        super().__init__(kind)
+        self.kind = kind  # "break" or "continue"
+        self.levels = levels

@@ -9,7 +9,7 @@ characters.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from vshell.interp import limits
 from vshell.interp.assoc_order import bash_order
@@ -18,7 +18,7 @@ from vshell.interp.state import ShellError
 from vshell.syntax import words as W
 
 if TYPE_CHECKING:
-    from vshell.interp.shell import Shell
+    from vshell.interp.expand_host import ExpansionHost
 
 # segment kinds
 LIT = 0  # unquoted text from the source: globbed, not split
@@ -37,7 +37,7 @@ class ExpansionError(ShellError):
     pass
 
 
-def _guard(fn, raw: str):  # type: ignore[no-untyped-def]
+def _guard(fn, raw: str):
     """Lex word text; a ``${…}`` bash cannot read is a fatal "bad substitution"."""
     try:
         return fn(raw)
@@ -76,7 +76,7 @@ def escape_glob(text: str) -> str:
 class Expander:
     """Expands words for one shell; ``sh`` supplies state, substitutions and the VFS."""
 
-    def __init__(self, sh: Shell) -> None:
+    def __init__(self, sh: ExpansionHost) -> None:
         self.sh = sh
 
     # --- entry points ------------------------------------------------------------
@@ -298,32 +298,32 @@ class Expander:
         for p in parts:
             t = type(p)
             if t is W.Lit:
-                out.append((p.text, QUO if quoted else LIT))  # type: ignore[union-attr]
+                out.append((p.text, QUO if quoted else LIT))  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
             elif t is W.Quoted:
-                out.append((p.text, QUO))  # type: ignore[union-attr]
+                out.append((p.text, QUO))  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
             elif t is W.DQ:
-                inner = self.parts(p.parts, quoted=True)  # type: ignore[union-attr]
+                inner = self.parts(p.parts, quoted=True)  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
                 if not inner:
                     out.append(("", QUO))
                 else:
                     out.extend(inner)
             elif t is W.Param:
-                segs = self.param(p, quoted)  # type: ignore[arg-type]
+                segs = self.param(p, quoted)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
                 if not quoted and BREAK in segs:
-                    segs = self._join_unquoted_list(segs, p, nosplit)
+                    segs = self._join_unquoted_list(segs, p, nosplit)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
                 out.extend(segs)
             elif t is W.CmdSub:
-                text = self.sh.command_substitution(p.source)  # type: ignore[union-attr]
+                text = self.sh.command_substitution(p.source)  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
                 out.append((text, QUO if quoted else EXP))
             elif t is W.ArithSub:
-                text = self.string_parts(p.parts)  # type: ignore[union-attr]
-                val = self.sh.arith(text, p.raw)  # type: ignore[union-attr]
+                text = self.string_parts(p.parts)  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
+                val = self.sh.arith(text, p.raw)  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
                 out.append((str(val), QUO if quoted else EXP))
             elif t is W.ProcSub:
-                path = self.sh.process_substitution(p.op, p.source)  # type: ignore[union-attr]
+                path = self.sh.process_substitution(p.op, p.source)  # type: ignore[union-attr, arg-type]  # dispatch on type(x) is C, which mypy does not narrow
                 out.append((path, QUO))
             elif t is W.Tilde:
-                out.append((self.tilde(p.user), QUO))  # type: ignore[union-attr]
+                out.append((self.tilde(p.user), QUO))  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
         return out
 
     def _join_unquoted_list(self, segs: list[Seg | None], p: W.Param, nosplit: bool
@@ -374,8 +374,9 @@ class Expander:
                 val = v.value
                 if isinstance(val, dict):
                     if "A" in v.attrs:
-                        return [val[k] for k in bash_order(val)], True
-                    return [val[k] for k in sorted(val)], True  # type: ignore[index]
+                        assoc = cast("dict[str, str]", val)
+                        return [assoc[k] for k in bash_order(assoc)], True
+                    return [val[k] for k in sorted(val)], True  # type: ignore[index]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                 return ([] if val is None else [val]), True
             if v is None:
                 if p.index and not (self._is_assoc_name(name)):
@@ -384,16 +385,16 @@ class Expander:
             val = v.value
             if "A" in v.attrs:
                 key = self.word(p.index) if p.index else ""
-                return (val.get(key) if isinstance(val, dict) else None), False  # type: ignore[call-overload]
+                return (val.get(key) if isinstance(val, dict) else None), False  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
             idx = self.sh.arith(self.arith_text(p.index), p.index)
             if isinstance(val, dict):
                 if idx < 0:
-                    top = max(val) + 1 if val else 0  # type: ignore[type-var, operator]
+                    top = max(val) + 1 if val else 0  # type: ignore[operator]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                     idx += top
                     if idx < 0:  # bash: a message, and the element is unset
                         self.sh.err(f"{p.name}: bad array subscript")
                         return None, False
-                return val.get(idx), False  # type: ignore[call-overload]
+                return val.get(idx), False  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
             if idx == 0 or idx == -1:
                 return val, False
             return None, False
@@ -497,7 +498,7 @@ class Expander:
             if not quoted:
                 return []
             return [("", QUO)]
-        vals = value if is_list else [value]
+        vals = cast("list[str]", value if is_list else [value])
         assert isinstance(vals, list)
         if op == ":":
             return self._slice(p, vals, is_list, star, quoted)
@@ -519,10 +520,10 @@ class Expander:
             rep = self._replacement(p.arg2, amp) if p.arg2 else ""
             mode = {"/": "", "//": "/", "/#": "#", "/%": "%"}[op]
             kw = self._pat_flags()
-            for v in vals:
-                if len(v) * (1 + len(rep)) >= limits.THRESHOLD:
-                    limits.need(st.memory, _replaced_size(v, pat, rep, mode))
-            check = self.sh.ctx.cancel.check
+            for text in vals:
+                if len(text) * (1 + len(rep)) >= limits.THRESHOLD:
+                    limits.need(st.memory, _replaced_size(text, pat, rep, mode))
+            check = self.sh.check_cancel
             res = [P.replace(v, pat, rep, mode, ampersand=amp, check=check, **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("^", "^^", ",", ",,"):
@@ -555,7 +556,7 @@ class Expander:
                 out.append(s[0])
         return "".join(out)
 
-    def _attr_letters(self, v) -> str:  # type: ignore[no-untyped-def]
+    def _attr_letters(self, v) -> str:
         order = "aAilnrtux"
         return "".join(c for c in order if c in v.attrs)
 
@@ -575,7 +576,7 @@ class Expander:
               ) -> list[Seg | None]:
         kind = QUO if quoted else EXP
         if not is_list:
-            return [(value or "", kind)] if value or quoted else []
+            return [(cast(str, value) or "", kind)] if value or quoted else []
         vals = value if isinstance(value, list) else []
         if star and quoted:
             return [(self._ifs_first().join(vals), QUO)]
@@ -622,7 +623,8 @@ class Expander:
             keys: list[str] = []
             if v is not None:
                 if isinstance(v.value, dict):
-                    keys = [str(k) for k in (bash_order(v.value) if "A" in v.attrs
+                    keys = [str(k) for k in (bash_order(cast("dict[str, str]", v.value))
+                                             if "A" in v.attrs
                                              else sorted(v.value))]
                 elif v.value is not None:
                     keys = ["0"]
@@ -673,19 +675,19 @@ class Expander:
                     # negative offsets count from the highest index + 1
                     v = self.sh.state.lookup(p.name)
                     if v is not None and isinstance(v.value, dict) and "A" not in v.attrs:
-                        keys = sorted(v.value)  # type: ignore[type-var]
-                        top = keys[-1] + 1 if keys else 0  # type: ignore[operator]
+                        keys = sorted(v.value)
+                        top = keys[-1] + 1 if keys else 0  # type: ignore[operator]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                         start = top + off
                         if start < 0:
                             return self._emit([], True, star, quoted)
-                        seq = [v.value[k] for k in keys if k >= start]  # type: ignore[operator, index]
+                        seq = [v.value[k] for k in keys if k >= start]  # type: ignore[operator, index]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                         off = 0
                     else:
                         off = max(0, len(seq) + off)
                 elif (v := self.sh.state.lookup(p.name)) is not None and isinstance(
                         v.value, dict) and "A" not in v.attrs:
-                    keys = sorted(v.value)  # type: ignore[type-var]
-                    seq = [v.value[k] for k in keys if k >= off]  # type: ignore[operator, index]
+                    keys = sorted(v.value)
+                    seq = [v.value[k] for k in keys if k >= off]  # type: ignore[operator, index]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                     off = 0
             if length is not None and length < 0:
                 raise ExpansionError(f"{length}: substring expression < 0")
@@ -763,8 +765,9 @@ class Expander:
         if op in ("@K", "@k"):
             var = st.lookup(p.name)
             if var is not None and isinstance(var.value, dict):
-                items = ([(k, var.value[k]) for k in bash_order(var.value)] if "A" in var.attrs
-                         else sorted(var.value.items()))  # type: ignore[type-var]
+                assoc = cast("dict[str, str]", var.value)
+                items = ([(k, assoc[k]) for k in bash_order(assoc)] if "A" in var.attrs
+                         else sorted(var.value.items()))
                 if op == "@K":  # declare -p's quoting; an associative one ends in a space
                     text = " ".join(f"{k} {quoting.declare_quote(v)}" for k, v in items)
                     return [text + " " if "A" in var.attrs and items else text]

@@ -33,7 +33,7 @@ def record(sh: Shell, before: Fds, after: Fds) -> None:
         if after.get(k) is not before.get(k):
             log.append((k, after.get(k), False))
             gone = before.get(k)
-            if (k not in after and not any(v is gone for v in after.values())
+            if (gone is not None and k not in after and not any(v is gone for v in after.values())
                     and (isinstance(gone, (PipeReader, PipeWriter))
                          or (gone in sh.ctx.redirect_opened and not sh.is_subshell))):
                 # `exec N>&-` on a coprocess's pipe: the other side sees EOF; on a file a

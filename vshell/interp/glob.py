@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.text.glob import compile_glob as compile_pattern
 from vshell.text.glob import has_magic, unescape
+
+if TYPE_CHECKING:
+    from vshell.vfs.core import VFS
 
 __all__ = ["glob_expand", "split_globignore"]
 
 
 def glob_expand(
-    fs: Any,
+    fs: VFS,
     cwd: str,
     pattern: str,
     *,
@@ -58,7 +61,7 @@ def glob_expand(
 
 class _Globber:
     def __init__(
-        self, fs: Any, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool,
+        self, fs: VFS, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool,
         check: Callable[[], None] | None = None,
     ) -> None:
         self.check = check or _no_check

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 _NO_HOST = "vshell runs no host programs"
 
-_HINTS: dict[str, str] = {}
+_HINTS: dict[str, str] = {}  # filled once below, at import: a table, never changed by a run
 
 
 def _add(names: str, advice: str) -> None:

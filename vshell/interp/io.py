@@ -9,10 +9,13 @@ import errno
 import io
 import threading
 from collections import deque
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from vshell.command import Cancelled, CancelToken
 from vshell.interp import limits
+
+if TYPE_CHECKING:
+    from vshell.vfs.memory import MemoryBudget
 
 PIPE_CAPACITY = 1 << 20  # bytes buffered between two pipeline stages
 _TICK = 0.05
@@ -26,7 +29,7 @@ class Pipe:
     """
 
     def __init__(self, cancel: CancelToken | None = None, capacity: int = PIPE_CAPACITY,
-                 budget: Any = None) -> None:
+                 budget: MemoryBudget | None = None) -> None:
         # a pipe that fills past limits.THRESHOLD holds its capacity from the sandbox's
         # memory budget until its reader goes (one check per write, nothing for small data)
         self._hold = limits.Hold(budget) if budget is not None else None
@@ -197,7 +200,7 @@ class PipeReader(io.RawIOBase):
         b[: len(data)] = data
         return len(data)
 
-    def __iter__(self):  # type: ignore[override]
+    def __iter__(self):
         while True:
             line = self.readline()
             if not line:
@@ -299,7 +302,7 @@ class Collector(io.RawIOBase):
     With a ``budget`` the capture is charged as it grows; once it may not grow, it is
     dropped, every later write fails with ENOMEM and ``failed`` says what was refused."""
 
-    def __init__(self, budget: Any = None) -> None:
+    def __init__(self, budget: MemoryBudget | None = None) -> None:
         super().__init__()
         self._buf = bytearray()
         self._lock = threading.Lock()

@@ -15,16 +15,15 @@ from __future__ import annotations
 import errno
 import os
 import threading
-from typing import Any
 
 from vshell.interp.control import ShellError
-from vshell.vfs.memory import Hold
+from vshell.vfs.memory import Hold, MemoryBudget
 
 THRESHOLD = 1 << 16  # bytes below which a value is never counted
 _STEP = 1 << 20  # a growing capture is charged a MiB at a time
 
 
-def _message(size: int, budget: Any) -> str:
+def _message(size: int, budget: MemoryBudget | None) -> str:
     limit = budget.limit() if budget is not None else None
     tail = f" (memory limit {limit} bytes)" if limit is not None else ""
     return f"xmalloc: cannot allocate {size} bytes{tail}"
@@ -33,18 +32,18 @@ def _message(size: int, budget: Any) -> str:
 class MemoryLimitError(ShellError):
     """A value would take the sandbox past its memory limit."""
 
-    def __init__(self, size: int, budget: Any = None) -> None:
+    def __init__(self, size: int, budget: MemoryBudget | None = None) -> None:
         super().__init__(_message(size, budget), status=1)
         self.size = size
 
 
-def memory_error(size: int, budget: Any) -> OSError:
+def memory_error(size: int, budget: MemoryBudget | None) -> OSError:
     """The ENOMEM a stream write raises when its buffer may not grow (``write error:
     Cannot allocate memory``, as a command sees it); the shell names the size."""
     return OSError(errno.ENOMEM, os.strerror(errno.ENOMEM))
 
 
-def hold(budget: Any, size: int) -> Hold | None:
+def hold(budget: MemoryBudget | None, size: int) -> Hold | None:
     """A :class:`Hold` of ``size`` bytes, None when not counted; MemoryLimitError past it."""
     if budget is None or size < THRESHOLD:
         return None
@@ -54,7 +53,7 @@ def hold(budget: Any, size: int) -> Hold | None:
     return h
 
 
-def need(budget: Any, size: int) -> None:
+def need(budget: MemoryBudget | None, size: int) -> None:
     """Refuse, before it is made, a value of ``size`` bytes that could not be held."""
     if budget is None or size < THRESHOLD:
         return
@@ -68,7 +67,7 @@ class GrowingHold:
 
     __slots__ = ("_hold", "failed")
 
-    def __init__(self, budget: Any) -> None:
+    def __init__(self, budget: MemoryBudget | None) -> None:
         self._hold = Hold(budget) if budget is not None else None
         self.failed = 0  # the size that was refused, if any
 
@@ -95,7 +94,7 @@ class GrowingHold:
             self._hold.release()
 
     @property
-    def budget(self) -> Any:
+    def budget(self) -> MemoryBudget | None:
         return self._hold._budget if self._hold is not None else None
 
     def error(self) -> OSError:

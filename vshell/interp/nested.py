@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var, new_pid
+from vshell.interp.control import ExitShell
+from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
@@ -80,8 +81,6 @@ def b_shell(sh: Shell, name: str, args: list[str]) -> int:
 def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str], fds: Fds
                       ) -> int:
     """``bash [options] [-c string | -s | file] [args]`` run in-process."""
-    from vshell.interp.shell import ExitShell, Shell
-
     command: str | None = None
     read_stdin = False
     interactive = False
@@ -152,10 +151,8 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
             rest = rest[1:]
     elif rest and not read_stdin:
         path = rest[0]
-        from vshell.interp.redirect import _abspath
-
         try:
-            with sh.ctx.fs.bind(fds).open(_abspath(sh, path), "rb") as f:
+            with sh.ctx.fs.bind(fds).open(sh.abspath(path), "rb") as f:
                 data = f.read()
                 source = data.decode("utf-8", "surrogateescape")
         except IsADirectoryError:
@@ -172,14 +169,16 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     else:
         source = ""  # read from stdin as the script runs (stdin_script)
     st = new_state(env, _initial_pwd(sh, env.get("PWD")), script_name)
-    background = sh.job_pid is not None
-    st.bashpid = sh.job_pid if background else new_pid()
+    job_pid = sh.job_pid
+    background = job_pid is not None
+    st.pids = sh.state.pids  # one session, one counter of process ids
+    st.bashpid = job_pid if job_pid is not None else sh.state.new_pid()
     sh.job_pid = None  # only the job's own command is that process
     if background:
         # an asynchronous command starts with SIGINT and SIGQUIT ignored, and a
         # non-interactive shell cannot trap what it was started ignoring (bash)
         st.traps.update({"INT": "", "QUIT": ""})
-        st.ignored_at_entry = frozenset(("INT", "QUIT"))  # type: ignore[attr-defined]
+        st.ignored_at_entry = frozenset(("INT", "QUIT"))
     st.globals["$$"] = Var(str(st.bashpid), set())  # a new shell process: a pid of its own
     try:
         lvl = int(env.get("SHLVL", "1"))
@@ -197,7 +196,7 @@ def run_shell_command(sh: Shell, name: str, args: list[str], env: dict[str, str]
     for k, v in shopts.items():
         if k in st.shopt:
             st.shopt[k] = v
-    child = Shell(sh.ctx, st, dict(fds))
+    child = sh.new_process(st, dict(fds))
     child.become_main()  # takes the signals sent to its own $$
     child.source_name = script_name if command is None else name
     child.interactive_c = command is not None

@@ -113,9 +113,9 @@ def _command(c: ast.Command, depth: int) -> str:
         body = "\n".join(_list_lines(c.body, depth + 1))
         return f"{kw} {cond}; do\n{body}\n{ind}done" + _redirs(c.redirects)
     if isinstance(c, ast.For):
-        words = "" if c.words is None else " in " + " ".join(w.raw for w in c.words)
+        in_words = "" if c.words is None else " in " + " ".join(w.raw for w in c.words)
         body = "\n".join(_list_lines(c.body, depth + 1))
-        return f"for {c.var}{words};\n{ind}do\n{body}\n{ind}done" + _redirs(c.redirects)
+        return f"for {c.var}{in_words};\n{ind}do\n{body}\n{ind}done" + _redirs(c.redirects)
     if isinstance(c, ast.ArithFor):
         body = "\n".join(_list_lines(c.body, depth + 1))
         return (f"for (({c.init}; {c.cond}; {c.step}))\n{ind}do\n{body}\n{ind}done"

@@ -9,31 +9,19 @@ _SAFE = re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
 _NEEDS_ANSI = re.compile(r"[\x00-\x1f\x7f\udc80-\udcff]")
 
 
+# the characters $'…' writes as a letter escape (bash's ansic_quote)
+_C_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\x1b": "\\E", "\a": "\\a",
+              "\b": "\\b", "\f": "\\f", "\v": "\\v", "'": "\\'", "\\": "\\\\"}
+
+
 def ansi_c(s: str) -> str:
     """``$'…'`` form for text with control characters."""
     out = []
     for ch in s:
+        esc = _C_ESCAPES.get(ch)
         o = ord(ch)
-        if ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\x1b":
-            out.append("\\E")
-        elif ch == "\a":
-            out.append("\\a")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\v":
-            out.append("\\v")
-        elif ch == "'":
-            out.append("\\'")
-        elif ch == "\\":
-            out.append("\\\\")
+        if esc is not None:
+            out.append(esc)
         elif o < 0x20 or o == 0x7F:
             out.append(f"\\{o:03o}")
         elif 0xDC80 <= o <= 0xDCFF:

@@ -29,14 +29,6 @@ def partial_fds(e: BaseException) -> Fds | None:
     return getattr(e, "partial_fds", None)
 
 
-def _abspath(sh: Shell, path: str) -> str:
-    """``path`` against the shell's directory; a trailing ``/`` is kept (it follows links)
-    and ``..`` is physical, as the kernel resolves a redirection's or a test's path."""
-    from vshell.command import absolute
-
-    return absolute(sh.state.cwd, path, sh.ctx.fs)
-
-
 def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
     """Open ``path`` for a redirection; the stream is remembered as the run's own."""
     stream = _open_file(sh, path, mode, fds)
@@ -50,7 +42,7 @@ def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
 def _open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
     # process substitutions expanded just now added their descriptor to sh.fds
     fs = sh.ctx.fs.bind({**sh.fds, **fds}, umask=sh.state.umask)
-    full = _abspath(sh, path)
+    full = sh.abspath(path)
     if path == "":
         raise OSError(errno.ENOENT, "No such file or directory", path)
     try:
@@ -107,7 +99,7 @@ def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
             if r.fd_var:
                 _keep_open(sh, r, new, opened)
         except ShellError as e:
-            e.partial_fds = new  # type: ignore[attr-defined]
+            e.partial_fds = new  # type: ignore[attr-defined]  # the failed redirection's descriptors ride on the error (read by partial_fds)
             raise
     return new
 

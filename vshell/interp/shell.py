@@ -9,108 +9,30 @@ substitutions are new Shell objects over a copy of the state, sharing the run's
 from __future__ import annotations
 
 import io
-import itertools
 import re
 import threading
 import time
-import weakref
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from vshell.command import (
     Cancelled,
-    CancelToken,
     Command,
     GuardedOutput,
     Invocation,
-    NestedRequest,
+    absolute,
 )
 from vshell.interp import io as sio
+from vshell.interp.context import Fds, Job, RunContext
+from vshell.interp.control import AbortLine, ExitShell, LoopControl, ReturnFromFunction
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
-from vshell.interp.state import ShellError, ShellState
-from vshell.records import field, record
+from vshell.interp.state import ShellError, ShellState, Var
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
-
-class ExitShell(Exception):
-    """``exit`` (or a fatal error): unwinds to the shell's top (or the subshell boundary)."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class SigPipe(ExitShell):
-    """A shell builtin wrote to a pipe whose reader is gone: like bash's process on SIGPIPE,
-    the (sub)shell ends at once with 128+13, so ``while :; do echo; done | head -1`` ends."""
-
-    def __init__(self) -> None:
-        super().__init__(141)
-
-
-class AbortLine(Exception):
-    """An error that ends the current line of the script but not the script (bash)."""
-
-    def __init__(self, status: int = 1) -> None:
-        super().__init__(status)
-        self.status = status
-
-
 _VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
-
-class ReturnFromFunction(Exception):
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class LoopControl(Exception):
-    def __init__(self, kind: str, levels: int) -> None:
-        super().__init__(kind)
-        self.kind = kind  # "break" or "continue"
-        self.levels = levels
-
-
-@record
-class Job:
-    pid: int
-    thread: threading.Thread
-    status: int | None = None
-    cancel: CancelToken | None = None
-    command: str = ""
-
-
-@record
-class RunContext:
-    """What every shell of one run shares."""
-
-    fs: Any
-    cancel: CancelToken
-    commands: dict[str, Command] = field(default_factory=dict)
-    http: Any = None
-    python: Any = None
-    nested: Callable[[NestedRequest], Any] | None = None
-    jobs: dict[int, Job] = field(default_factory=dict)
-    pids: Any = field(default_factory=lambda: itertools.count(1000))
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    nesting: int = 0
-    parse_failed: bool = False
-    parse_error_message: str = ""
-    last_not_found: bool = False
-    signals: dict[str, list[str]] = field(default_factory=dict)  # `kill -SIG PID` by $$
-    shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
-    job_slots: Any = None  # limits.JobSlots shared by the sandbox's shells (None: no cap)
-    # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
-    redirect_opened: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
-
-
-Fds = dict[int, Any]
-
-
-SHELL_NAMES = ("sh", "bash", "vshell", "dash")
 
 # compound commands whose own status never triggers errexit: their inner commands did
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
@@ -118,6 +40,8 @@ _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case,
 
 class Shell:
     """One shell: state + descriptors, running AST nodes."""
+
+    permanent_fds: Fds  # set by `exec >file` (no command): the run keeps those descriptors
 
     def __init__(self, ctx: RunContext, state: ShellState, fds: Fds) -> None:
         self.ctx = ctx
@@ -153,6 +77,15 @@ class Shell:
         sh.errexit_quiet = self.errexit_quiet if not self.state.shopt.get(
             "inherit_errexit") else 0
         return sh
+
+    def abspath(self, path: str) -> str:
+        """``path`` against the shell's directory; a trailing ``/`` is kept (it follows links)
+        and ``..`` is physical, as the kernel resolves a redirection's or a test's path."""
+        return absolute(self.state.cwd, path, self.ctx.fs)
+
+    def new_process(self, state: ShellState, fds: Fds) -> Shell:
+        """A new shell process in this run (``bash -c``, a script): its own state."""
+        return Shell(self.ctx, state, fds)
 
     def set_var(self, target: str, value: str) -> None:
         """Assign to ``NAME`` or ``NAME[SUB]`` named by text (``printf -v``, ``read``): as in
@@ -228,10 +161,14 @@ class Shell:
             if queue:
                 self._take_signals(queue)
 
+    def check_cancel(self) -> None:
+        """Stop if the run is cancelled (no signal handling: for the inside of one step)."""
+        self.ctx.cancel.check()
+
     def _take_signals(self, queue: list[str]) -> None:
         """Act on signals sent to ``$$``, between commands as bash does: run the trap, do
         nothing if ignored (by ``trap '' SIG`` or by default), else die of the signal."""
-        from vshell.interp.builtins.core import IGNORED_BY_DEFAULT, SIGNALS
+        from vshell.interp.builtins.jobs import IGNORED_BY_DEFAULT, SIGNALS
 
         while queue:
             sig = queue.pop(0)
@@ -346,24 +283,34 @@ class Shell:
         if 0 <= at < len(lines) and "unexpected end of file" not in error.message:
             self.write_err(f"{label}: line {line}: `{lines[at].strip()}'\n")
 
-    def run_toplevel(self, source: str, first_line: int = 1) -> int:
-        """Run a whole script as a shell process: exit, traps and fatal errors handled."""
+    def run_as_process(self, body: Callable[[], int]) -> int:
+        """``body()``'s status, or the status with which ``exit``, an error that ends the
+        line, a fatal error or runaway recursion ends it, as they end a shell process."""
         try:
-            status = self.run_source(source, first_line=first_line)
-            self.check()  # a signal that came during the last command runs its trap now
+            return body()
         except ExitShell as e:
-            status = e.status
             self.exited = True  # the REPL ends its session on `exit`
+            return e.status
         except AbortLine as e:
-            status = e.status
+            return e.status
         except ShellError as e:
             from vshell.interp.fatal import exit_status
 
             self.err(e.message)
-            status = exit_status(self, e)
+            return exit_status(self, e)
         except RecursionError:
             self.err("maximum function nesting level exceeded")
-            status = 1
+            return 1
+
+    def run_toplevel(self, source: str, first_line: int = 1) -> int:
+        """Run a whole script as a shell process: exit, traps and fatal errors handled."""
+
+        def body() -> int:
+            status = self.run_source(source, first_line=first_line)
+            self.check()  # a signal that came during the last command runs its trap now
+            return status
+
+        status = self.run_as_process(body)
         if getattr(self.state, "stdin_script", False) and not getattr(self, "exited", False):
             return status  # more of the piped script is coming: its EXIT trap waits for the end
         status = self.run_exit_trap(status)
@@ -646,7 +593,7 @@ class Shell:
         mark = len(self.procsub_fds)
         try:
             if t is ast.SimpleCommand:
-                return self.run_simple(cmd)  # type: ignore[arg-type]
+                return self.run_simple(cmd)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
             from vshell.interp import compound
 
             return compound.run(self, cmd)
@@ -872,7 +819,7 @@ class Shell:
 
         return expand_prompt(self, s)
 
-    def declare_line(self, name: str, var: Any) -> str:
+    def declare_line(self, name: str, var: Var) -> str:
         from vshell.interp.builtins.vars import declare_print_line
 
         return declare_print_line(name, var)
@@ -886,9 +833,10 @@ class Shell:
             name=name,
             args=args,
             dir=self.state.cwd,
-            stdin=stdin,
-            stdout=GuardedOutput(fds.get(1) or sio.ClosedStream()),
-            stderr=fds.get(2) or sio.ClosedStream(),
+            # the shell's streams provide the IO[bytes] methods commands use (not the class)
+            stdin=cast("IO[bytes]", stdin),
+            stdout=cast("IO[bytes]", GuardedOutput(fds.get(1) or sio.ClosedStream())),
+            stderr=cast("IO[bytes]", fds.get(2) or sio.ClosedStream()),
             env=env,
             fs=self.ctx.fs.bind(fds, umask=self.state.umask),
             cancel=self.ctx.cancel,
@@ -919,9 +867,9 @@ class Shell:
                 v = sub.state.lookup(k)
                 if v is not None:
                     v.attrs.discard("x")
-            for k, v in env.items():
+            for k, value in env.items():
                 try:
-                    sub.state.set(k, v)
+                    sub.state.set(k, value)
                     var = sub.state.lookup(k)
                     if var is not None:
                         var.attrs.add("x")
@@ -943,9 +891,24 @@ class Shell:
             sub.err(e.message)
             return e.status
         except Cancelled:
-            if token is not None and token.own_timeout():  # type: ignore[attr-defined]
+            if token is not None and token.own_timeout():  # type: ignore[attr-defined]  # a child token of a timeout has own_timeout; CancelToken does not declare it
                 return 124
             raise
+
+    def exec_argv(self, argv: list[str], assigns: dict[str, str], fds: Fds) -> int:
+        """Run an expanded command line (function, builtin or command): the way down for the
+        builtins that run one (``exec``, ``command``, ``builtin``), which sit below
+        :mod:`vshell.interp.simple`."""
+        from vshell.interp import simple
+
+        return simple.exec_argv(self, argv, assigns, fds)
+
+    def run_script_file(self, path: str, name: str, args: list[str], env: dict[str, str],
+                        fds: Fds) -> int:
+        """Run the script at ``path`` by its ``#!`` line (``command -p`` reaches it here)."""
+        from vshell.interp import simple
+
+        return simple.run_script_file(self, path, name, args, env, fds)
 
     def find_command(self, name: str) -> Command | None:
         cmd = self.ctx.commands.get(name)

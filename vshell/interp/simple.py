@@ -8,7 +8,16 @@ import stat as _stat
 from typing import TYPE_CHECKING
 
 from vshell.interp import fdscope, redirect
+from vshell.interp.assign import assign
+from vshell.interp.control import SHELL_NAMES, AbortLine, ExitShell, ReturnFromFunction, SigPipe
 from vshell.interp.limits import MemoryLimitError
+from vshell.interp.lookup import (
+    VSHELL_COMMAND,
+    find_in_path,
+    not_found,
+    resolve_command,
+    system_path_command,
+)
 from vshell.interp.quoting import xtrace_quote
 from vshell.interp.state import TEMPENV_ATTR, ShellError
 from vshell.syntax import ast
@@ -31,7 +40,6 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         argv = _expand_argv(sh, cmd)
     except BadSubst as e:
         sh.err(str(e))
-        from vshell.interp.shell import ExitShell
 
         raise ExitShell(1) from None
     except ShellError as e:
@@ -87,11 +95,9 @@ def _fail(sh: Shell, e: ShellError) -> int:
     sh.err(e.message, redirect.partial_fds(e))
     if e.fatal:
         from vshell.interp.fatal import exit_status
-        from vshell.interp.shell import ExitShell
 
         raise ExitShell(exit_status(sh, e))
     if e.abort_line:
-        from vshell.interp.shell import AbortLine
 
         raise AbortLine(e.status)
     sh.state.last_status = e.status
@@ -117,7 +123,7 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
                 # the old a, and prefix bindings are not in place yet); a compound
                 # `(…)` value is left to the builtin
                 expanded = None if value.startswith("(") else ex.word(value, assign=True)
-                out.append(_DeclArg(raw, eq, expanded))  # type: ignore[arg-type]
+                out.append(_DeclArg(raw, eq, expanded))
             else:
                 out.extend(ex.words([raw]))
         return out
@@ -164,13 +170,11 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                 sh.err(e.message)
                 if e.fatal:
                     from vshell.interp.fatal import exit_status
-                    from vshell.interp.shell import ExitShell
 
                     raise ExitShell(exit_status(sh, e)) from None
                 if e.abort_line or any(t in e.message for t in (
                         "readonly variable", "bad array subscript", "cannot assign list")):
                     # bash: a failed assignment abandons the rest of the line
-                    from vshell.interp.shell import AbortLine
 
                     raise AbortLine(1) from None
                 return 1
@@ -186,97 +190,6 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
     return status
 
 
-def assign(sh: Shell, a: ast.Assignment, *, local: bool = False) -> None:
-    """Perform one assignment in the shell (``x=1``, ``a[i]=v``, ``a=(…)``, ``x+=y``)."""
-    st = sh.state
-    ex = sh.expander
-    if a.index is not None and not a.index.strip():
-        raise ShellError(f"{a.name}[{a.index}]: bad array subscript")
-    if a.array is not None:
-        if a.index is not None:
-            raise ShellError(f"{a.name}[{a.index}]: cannot assign list to array member")
-        assign_array(sh, a.name, [w.raw for w in a.array], append=a.append, local=local)
-        return
-    value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
-    if a.index is not None:
-        v = st.lookup(a.name)
-        if v is not None and "A" in v.attrs:
-            key = ex.word(a.index)
-            st.set_element(a.name, key, value, append=a.append)
-        else:
-            idx = sh.arith(ex.arith_text(a.index), a.index)
-            st.set_element(a.name, idx, value, append=a.append)
-        return
-    st.set(a.name, value, append=a.append, local=local)
-
-
-def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
-                 local: bool = False, assoc: bool | None = None) -> None:
-    """``name=( … )``: elements expanded as words; ``[k]=v`` sets explicit keys."""
-    import re
-
-    st = sh.state
-    ex = sh.expander
-    v = st.lookup(name)
-    is_assoc = assoc if assoc is not None else (v is not None and "A" in v.attrs)
-    if is_assoc:
-        items: dict = {}
-        pending_key: str | None = None
-        for raw in raws:
-            m = re.match(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", raw, re.S)
-            if m:
-                key = ex.word(m.group(1))
-                val = ex.word(raw[m.end():], assign=True)
-                if m.group(2) and key in items:
-                    val = items[key] + val
-                items[key] = val
-            else:
-                # bash 5.1+: a plain list of alternating keys and values
-                for w in ex.words([raw]):
-                    if pending_key is None:
-                        pending_key = w
-                    else:
-                        items[pending_key] = w
-                        pending_key = None
-        if pending_key is not None:
-            items[pending_key] = ""
-        st.set_array(name, items, assoc=True, local=local, append=append)
-        return
-    out: dict[int, str] = {}
-    idx = 0
-    if append:
-        cur = v.value if v is not None else None
-        if isinstance(cur, dict) and cur:
-            idx = max(cur) + 1  # type: ignore[type-var, operator]
-        elif isinstance(cur, str):
-            idx = 1
-    for raw in raws:
-        m = re.match(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", raw, re.S)
-        if m:
-            k = sh.arith(ex.arith_text(m.group(1)), m.group(1))
-            val = ex.word(raw[m.end():], assign=True)
-            if m.group(2):
-                val = out.get(k, "") + val
-            out[k] = val
-            idx = k + 1
-            continue
-        for w in ex.words([raw]):
-            out[idx] = w
-            idx += 1
-    if append:
-        scope_v = st.lookup(name)
-        base: dict[int, str] = {}
-        if scope_v is not None:
-            if isinstance(scope_v.value, dict):
-                base = dict(scope_v.value)  # type: ignore[arg-type]
-            elif isinstance(scope_v.value, str):
-                base = {0: scope_v.value}
-        base.update(out)
-        st.set_array(name, base, local=local)
-        return
-    st.set_array(name, out, local=local)
-
-
 def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
     """``A=1 B=$A cmd``: each value sees the bindings before it (then all are undone)."""
     out: dict[str, str] = {}
@@ -288,7 +201,8 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
             if a.index is not None:
                 continue
             if a.array is not None:  # `B=(b c) cmd`: bash passes the text "(b c)"
-                words = [ex.word(getattr(w, "raw", w), assign=True) for w in a.array]
+                words = [ex.word(w.raw if hasattr(w, "raw") else str(w), assign=True)
+                         for w in a.array]
                 value = "(" + " ".join(words) + ")"
             else:
                 value = ex.word(a.value.raw, assign=True) if a.value is not None else ""
@@ -311,7 +225,7 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
             if old is None:
                 st.globals.pop(name, None)
             else:
-                st.globals[name] = old  # type: ignore[assignment]
+                st.globals[name] = old  # type: ignore[assignment]  # saved holds (name, Var | None); old is a Var here
     return out
 
 
@@ -329,7 +243,7 @@ def _xtrace(sh: Shell, cmd: ast.SimpleCommand, argv: list[str]) -> None:
         for w in argv:
             raw = getattr(w, "raw", None)
             if raw is not None:
-                k = w.eq + 1  # type: ignore[attr-defined]
+                k = w.eq + 1  # type: ignore[attr-defined]  # an assignment word (_DeclArg) carries eq, the index of its =
                 value = raw[k:]
                 if not value.startswith("("):
                     expanded = getattr(w, "expanded", None)
@@ -379,7 +293,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
             sh.err(f"{path}: No such file or directory")
             return 127
         return run_script_file(sh, path, name, args, env, fds)
-    from vshell.interp.builtins.core import COREUTILS_TWINS
+    from vshell.interp.builtins.resolve import COREUTILS_TWINS
 
     if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
         sh.state.__dict__.setdefault("hash", {})[name] = [VSHELL_COMMAND, 1]
@@ -397,51 +311,12 @@ def _run_twin(sh: Shell, name: str, args: list[str], assigns: dict[str, str], fd
     return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, twin, name, args, fds))
 
 
-def not_found(sh: Shell, name: str) -> int:
-    """bash's ``name: command not found`` (127), and for a well-known host program the one
-    line that says why it cannot exist here."""
-    from vshell.interp.host_tools import hint
-
-    sh.ctx.last_not_found = True
-    sh.err(f"{name}: command not found")
-    why = hint(name)
-    if why is not None:
-        sh.write_err(why)
-    return 127
-
-
-VSHELL_COMMAND = "\0vshell"  # the hash-table entry of one of vshell's own commands
-
-
-def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tuple[str, str | None]:
-    """What ``name`` runs: ("file", path) for a script on PATH in the VFS (as bash, a file
-    earlier on PATH wins), ("vshell", None) for vshell's or the host's command, else
-    ("none", None).  Hits are remembered like bash's hash table."""
-    st = sh.state
-    table: dict[str, list] = st.__dict__.setdefault("hash", {})
-    if not default_path:
-        hit = table.get(name)
-        if hit is not None:
-            hit[1] += 1
-            return ("vshell", None) if hit[0] == VSHELL_COMMAND else ("file", hit[0])
-    path = find_in_path(sh, name, "/usr/bin:/bin" if default_path else None)
-    if path is not None:
-        if not default_path:
-            table[name] = [path, 1]
-        return "file", path
-    if sh.find_command(name) is not None:
-        if not default_path:
-            table[name] = [VSHELL_COMMAND, 1]
-        return "vshell", None
-    return "none", None
-
-
-def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:  # type: ignore[no-untyped-def]
+def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> int:
     saved = sh.fds
     start = fdscope.mark(sh)
     sh.fds = fds
     try:
-        from vshell.interp.builtins.core import builtin_help_option
+        from vshell.interp.builtins.misc import builtin_help_option
 
         status = builtin_help_option(sh, name, args)
         if status is None:
@@ -457,7 +332,6 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         if sh.state.traps.get("PIPE") == "":  # SIGPIPE ignored: the write fails, bash goes on
             sh.err(f"{name}: write error: Broken pipe")
             return 1
-        from vshell.interp.shell import SigPipe
 
         raise SigPipe() from None
     except MemoryLimitError as e:  # a builtin's value passed the sandbox's memory limit
@@ -477,7 +351,7 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
         sh.fds = fdscope.restore(sh, saved, fds, start)
 
 
-def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:  # type: ignore[no-untyped-def]
+def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False) -> int:
     if not assigns:
         return fn()
     st = sh.state
@@ -504,7 +378,7 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
                 if old is None:
                     del scope[k]
                 else:
-                    scope[k] = old  # type: ignore[assignment]
+                    scope[k] = old  # type: ignore[assignment]  # saved holds (name, Var | None); old is a Var here
 
 
 def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fds: Fds,
@@ -512,7 +386,6 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     """Run a shell function.  ``tempenv`` (``x=1 f``) becomes the call's own scope, exported
     and marked as temporary bindings, the way bash pushes it as the function's context."""
     from vshell.interp import compound
-    from vshell.interp.shell import ReturnFromFunction
     from vshell.interp.state import CallEntry, Frame, Var
 
     st = sh.state
@@ -558,11 +431,11 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
     fs = sh.ctx.fs
     path: str | None = None
     if "/" in name:
-        path = redirect._abspath(sh, name)
+        path = sh.abspath(name)
         try:
             info = fs.stat(path)
         except FileNotFoundError as e:
-            mapped = _system_path_command(sh, path)
+            mapped = system_path_command(sh, path)
             if mapped is not None:
                 return exec_argv(sh, [mapped, *args], {}, fds, env=env)
             from vshell.command import describe_oserror
@@ -587,43 +460,6 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
         if path is None:
             return not_found(sh, name)
     return run_script_file(sh, path, name, args, env, fds)
-
-
-SYSTEM_BIN_DIRS = frozenset(("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"))
-
-
-def _system_path_command(sh: Shell, path: str) -> str | None:
-    """``/bin/echo`` or ``/usr/bin/env`` when no mount provides it: vshell's own command.
-
-    Scripts name system tools by absolute path; vshell has no host binaries, so such a
-    path means the command of that name (never a host program).
-    """
-    from vshell.interp.builtins import registry as builtins_registry
-
-    folder, _, base = path.rpartition("/")
-    if folder not in SYSTEM_BIN_DIRS or not base:
-        return None
-    if sh.find_command(base) is not None or builtins_registry.is_builtin(
-            base, builtins_registry.disabled_in(sh.state)):
-        return base
-    return None
-
-
-def find_in_path(sh: Shell, name: str, pathvar: str | None = None) -> str | None:
-    fs = sh.ctx.fs
-    if pathvar is None:
-        pathvar = sh.state.get("PATH") or ""
-    for d in pathvar.split(":"):
-        if not d:
-            d = "."
-        full = redirect._abspath(sh, d + "/" + name)
-        try:
-            info = fs.stat(full)
-        except OSError:
-            continue
-        if _stat.S_ISREG(info.st_mode) and info.st_mode & 0o111:
-            return full
-    return None
 
 
 def read_shebang(sh: Shell, path: str) -> tuple[str, list[str]] | None:
@@ -652,7 +488,6 @@ def read_shebang(sh: Shell, path: str) -> tuple[str, list[str]] | None:
 
 def run_script_file(sh: Shell, path: str, name: str, args: list[str], env: dict[str, str],
                     fds: Fds) -> int:
-    from vshell.interp.shell import SHELL_NAMES
 
     sb = read_shebang(sh, path)
     interp = sb[0] if sb else "sh"

@@ -8,12 +8,16 @@ import copy
 import itertools
 import random
 import time
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 from vshell.interp.control import ShellError
 from vshell.interp.limits import hold
 from vshell.records import field, record
 from vshell.syntax import ast
+
+if TYPE_CHECKING:
+    from vshell.vfs.memory import Hold, MemoryBudget
 
 Value = str | dict[int, str] | dict[str, str] | None
 
@@ -26,7 +30,8 @@ class Var:
     def is_array(self) -> bool:
         return "a" in self.attrs or "A" in self.attrs
 
-    hold = None  # the memory charge of a big value (vshell.interp.limits); not a field
+    # the memory charge of a big value (vshell.interp.limits); not a field, so no annotation
+    hold = cast("Hold | None", None)
 
     def copy(self) -> Var:
         v = self.value
@@ -37,13 +42,9 @@ class Var:
         return Var(v, set(self.attrs))
 
 
-_PIDS = itertools.count(5000)
 _BIG = 1 << 16  # vshell.interp.limits.THRESHOLD: smaller values are never charged
 
 
-def new_pid() -> int:
-    """A process id for a subshell or a new shell (vshell starts no processes)."""
-    return next(_PIDS)
 _CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
 # An internal attribute (never printed): a prefix binding like ``x=1 f``.  ``local x``
 # without a value copies such a binding's value, as bash's make_local_variable does.
@@ -166,6 +167,13 @@ class CallEntry:
 class ShellState:
     """Variables, functions, options and positional parameters of one shell."""
 
+    # set only by the builtins that use them (read with getattr and a default): declared here
+    # for the type checker, never given a value at class level
+    ulimits: dict[tuple[str, str], str]  # `ulimit` settings, by (resource, hard/soft)
+    ignored_at_entry: frozenset[str]  # signals ignored when the shell started (a background job)
+    _getopts_sub: int  # getopts: the position inside a bundle of flags (-abc)
+    _getopts_ind: int | None  # getopts: the OPTIND that position belongs to
+
     def __init__(self) -> None:
         self.globals: dict[str, Var] = {}
         self.frames: list[Frame] = []
@@ -195,6 +203,10 @@ class ShellState:
         self.main_file: str | None = None  # the script file being run (None: -c, the API)
         self.umask = 0o022
         self.bashpid = 4242
+        self.disabled_builtins: frozenset[str] = frozenset()  # `enable -n`
+        # the session's process ids: its subshells and nested shells draw from this one counter
+        # (shared by copies of the state, never by two sessions)
+        self.pids: Iterator[int] = itertools.count(5000)
 
     @property
     def lineno(self) -> int:
@@ -229,8 +241,12 @@ class ShellState:
         new.call_stack = list(self.call_stack)
         new.function_files = dict(self.function_files)
         new.random = random.Random(self.random.random())
-        new.bashpid = new_pid()
+        new.bashpid = self.new_pid()
         return new
+
+    def new_pid(self) -> int:
+        """A process id for a subshell or a new shell (vshell starts no processes)."""
+        return next(self.pids)
 
     # --- lookup ------------------------------------------------------------------
     def _find(self, name: str) -> tuple[dict[str, Var] | None, Var | None]:
@@ -318,7 +334,7 @@ class ShellState:
         if "n" in v.attrs and isinstance(val, str) and val.endswith("]") and "[" in val:
             return self._element_by_ref(val)
         if isinstance(val, dict):
-            return val.get(0) if "A" not in v.attrs else val.get("0")  # type: ignore[call-overload]
+            return val.get(0) if "A" not in v.attrs else val.get("0")  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
         return val
 
     def _element_by_ref(self, ref: str) -> str | None:
@@ -331,12 +347,12 @@ class ShellState:
         if not isinstance(val, dict):
             return val if sub in ("0", "@", "*") else None
         if "A" in target.attrs:
-            return val.get(self.ref_key(sub))  # type: ignore[call-overload]
+            return val.get(self.ref_key(sub))  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
         try:
             idx = self.eval_index(sub)
         except (ShellError, ValueError):
             return None
-        return val.get(idx)  # type: ignore[call-overload]
+        return val.get(idx)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
 
     def _special(self, name: str) -> str | None:
         if name == "RANDOM":
@@ -416,8 +432,8 @@ class ShellState:
         if isinstance(v.value, dict):
             key: Any = "0" if "A" in v.attrs else 0
             if append:
-                value = v.value.get(key, "") + value  # type: ignore[call-overload]
-            v.value[key] = value  # type: ignore[index]
+                value = v.value.get(key, "") + value
+            v.value[key] = value
         else:
             if append and v.value is not None and "i" not in v.attrs:
                 value = v.value + value
@@ -473,8 +489,8 @@ class ShellState:
             d = v.value if isinstance(v.value, dict) else {}
             key = str(sub)
             if append:
-                value = d.get(key, "") + value  # type: ignore[call-overload]
-            d[key] = value  # type: ignore[index]
+                value = d.get(key, "") + value  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
+            d[key] = value  # type: ignore[index]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
             v.value = d
             if len(value) >= _BIG:
                 self._charge(v)
@@ -484,7 +500,7 @@ class ShellState:
             v.value = {} if old is None else {0: old}
             v.attrs.add("a")
         idx = sub if isinstance(sub, int) else self.eval_index(sub)
-        d2: dict[int, str] = v.value  # type: ignore[assignment]
+        d2: dict[int, str] = v.value  # type: ignore[assignment]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
         if idx < 0:
             top = max(d2) + 1 if d2 else 0
             if idx + top < 0:
@@ -513,8 +529,8 @@ class ShellState:
         if assoc or "A" in v.attrs:
             v.attrs.add("A")
             v.attrs.discard("a")
-            base = dict(v.value) if append and isinstance(v.value, dict) else {}
-            base.update(items)  # type: ignore[arg-type]
+            base: dict[Any, str] = dict(v.value) if append and isinstance(v.value, dict) else {}
+            base.update(items)
             v.value = base
         else:
             v.attrs.add("a")
@@ -522,18 +538,20 @@ class ShellState:
                 cur = v.value
                 if isinstance(cur, str):
                     cur = {0: cur}
-                base2: dict[int, str] = dict(cur) if isinstance(cur, dict) else {}  # type: ignore[arg-type]
+                base2: dict[int, str] = dict(cast("dict[int, str]", cur)) if isinstance(
+                    cur, dict) else {}  # an indexed array
                 start = max(base2) + 1 if base2 else 0
-                for k in sorted(items):  # type: ignore[type-var]
-                    base2[start + int(k)] = items[k]  # type: ignore[index]
+                keyed: dict[Any, str] = items
+                for k in sorted(keyed):
+                    base2[start + int(k)] = keyed[k]
                 v.value = base2
             else:
-                v.value = dict(items)  # type: ignore[arg-type]
+                v.value = dict(items)
         if v.hold is not None or len(items) * 120 >= _BIG or any(
                 len(x) >= _BIG for x in items.values()):
             self._charge(v)
 
-    memory: Any = None  # the sandbox's MemoryBudget; shell data is charged to it
+    memory: MemoryBudget | None = None  # the sandbox's; shell data is charged to it
 
     def _charge(self, v: Var) -> None:
         """Make ``v``'s memory charge its value's size now (bash's xmalloc failing past the

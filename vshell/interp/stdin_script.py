@@ -30,15 +30,12 @@ def _readline(stream: IO[bytes]) -> bytes:
 def run_stream(sh: Shell, stream: IO[bytes] | None) -> int:
     """Run the script ``stream`` holds, as a shell process (``exit``, EXIT trap, fatal errors
     handled as :meth:`Shell.run_toplevel` does); the shell's status."""
-    from vshell.interp.fatal import exit_status
-    from vshell.interp.shell import AbortLine, ExitShell
-    from vshell.interp.state import ShellError
     from vshell.syntax import is_complete
 
-    status = 0
-    line_base = 0  # lines already run: LINENO and messages count on from them
-    buf = ""
-    try:
+    def body() -> int:
+        status = 0
+        line_base = 0  # lines already run: LINENO and messages count on from them
+        buf = ""
         while True:
             line = _readline(stream) if stream is not None else b""
             if line:
@@ -51,15 +48,6 @@ def run_stream(sh: Shell, stream: IO[bytes] | None) -> int:
             buf = ""
             if not line:
                 break
-    except ExitShell as e:
-        status = e.status
-        sh.exited = True
-    except AbortLine as e:
-        status = e.status
-    except ShellError as e:
-        sh.err(e.message)
-        status = exit_status(sh, e)
-    except RecursionError:
-        sh.err("maximum function nesting level exceeded")
-        status = 1
-    return sh.run_exit_trap(status)
+        return status
+
+    return sh.run_exit_trap(sh.run_as_process(body))

@@ -233,7 +233,7 @@ class Adapter:
                 line,
             )
         method = getattr(self, "_" + head.name)
-        return method(head, redirects, line)  # type: ignore[no-any-return]
+        return method(head, redirects, line)
 
     def _subshell(self, node: GNode, redirects: list[ast.Redirect], line: int) -> ast.Command:
         return ast.Subshell(self.command_list(node.kids[1]), redirects, line)

@@ -291,7 +291,7 @@ class _Parser:
                     self.fail(v)
                 finally:
                     self.s, self.shown = full, full.lstrip(" \t")
-            self.tokval = v  # type: ignore[assignment]
+            self.tokval = v  # type: ignore[assignment]  # a number token carries its int value in tokval (a str otherwise)
             self.lasttok, self.curtok, self.tp = self.curtok, _NUM, cp
             return
         c1 = s[cp] if cp < n else ""
@@ -518,6 +518,7 @@ class _Parser:
         raise AssertionError  # unreachable: fail raises
 
 
+# a cache of a pure function keyed by its input (the tree is never mutated): no session state
 @lru_cache(maxsize=2048)
 def parse(text: str) -> Node | None:
     """Parse an arithmetic expression; None for an empty (all-blank) one, which is 0.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from vshell.records import record
+from vshell.syntax.quotes import or_end, skip_backquote, skip_double, skip_single
 from vshell.text import escapes
 
 
@@ -91,45 +92,32 @@ class BadSubst(Exception):
 
 Part = Lit | Quoted | DQ | Param | CmdSub | ArithSub | ProcSub | Tilde
 
-SPECIAL_PARAMS = set("@*#?-$!0123456789")
-_NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_NAME_CHARS = _NAME_START | set("0123456789")
+SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
 
 
 def skip_quote(s: str, i: int) -> int:
     """Index after the quoted string starting at s[i] (a quote char), or len(s)."""
-    q = s[i]
-    j = i + 1
-    if q == "'":
-        k = s.find("'", j)
-        return len(s) if k < 0 else k + 1
-    while j < len(s):
-        c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == q:
-            return j + 1
-        if q == '"' and c == "$" and j + 1 < len(s) and s[j + 1] in "({":
-            j = skip_dollar(s, j)
-            continue
-        if q == '"' and c == "`":
-            j = skip_backtick(s, j)
-            continue
-        j += 1
-    return len(s)
+    if s[i] == "'":
+        return or_end(skip_single, s, i + 1)
+    return or_end(_skip_double, s, i + 1)
+
+
+def _skip_double(s: str, i: int) -> int:
+    return skip_double(s, i, _dollar_in_dquote)
+
+
+def _dollar_in_dquote(s: str, i: int) -> int:
+    """Inside ``"…"`` only ``$(…)`` and ``${…}`` are stepped over whole."""
+    if i + 1 < len(s) and s[i + 1] in "({":
+        return skip_dollar(s, i)
+    return i + 1
 
 
 def skip_backtick(s: str, i: int) -> int:
-    j = i + 1
-    while j < len(s):
-        if s[j] == "\\":
-            j += 2
-            continue
-        if s[j] == "`":
-            return j + 1
-        j += 1
-    return len(s)
+    """Index after the backquoted text starting at s[i] (a backquote), or len(s)."""
+    return or_end(skip_backquote, s, i + 1)
 
 
 def skip_dollar(s: str, i: int) -> int:
@@ -156,7 +144,8 @@ def skip_dollar(s: str, i: int) -> int:
 
 def skip_construct(s: str, j: int) -> int:
     """If s[j] opens a backslash escape, a quote, backticks or a ``$(``/``${``/``$[`` form,
-    the index after it; otherwise j.  The one place scanners step over quoted text."""
+    the index after it; otherwise j.  The lexer's scanners step over quoted text here (the
+    quote rules themselves are :mod:`vshell.syntax.quotes`, shared with the parser shim)."""
     c = s[j]
     if c == "\\":
         return j + 2
@@ -588,6 +577,7 @@ def _find_unescaped_slash(s: str, i: int) -> int:
     return -1
 
 
+# a cache of a pure function keyed by its input (the parts are never mutated): no session state
 @lru_cache(maxsize=4096)
 def _lex_cached(raw: str, tilde: bool, assign: bool) -> tuple[Part, ...]:
     return tuple(WordLexer(raw).parse(tilde=tilde, assign=assign))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from vshell.interp import limits
 from vshell.interp.builtins.opts import OptionError, parse_options
@@ -323,12 +323,13 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
     for flag, val in opts:
         opt = flag[1]
         val = val or ""
-        number: int | None = 0
+        number = 0
         if opt in "nOsuc":
-            number = _mapfile_number(opt, val)
-            if number is None:
+            parsed = _mapfile_number(opt, val)
+            if parsed is None:
                 sh.err(f"{name}: {val}: {_MAPFILE_BAD[opt]}")
                 return 1
+            number = parsed
         if opt == "d":
             delim = val.encode()[:1] if val else b"\x00"
         elif opt == "n":
@@ -354,7 +355,7 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
     items: dict[int, str] = {}
     v = st.lookup(target)
     if origin and v is not None and isinstance(v.value, dict):
-        items = dict(v.value)  # type: ignore[arg-type]
+        items = dict(cast("dict[int, str]", v.value))  # an indexed array
     idx = origin
     read = 0
     total = 0  # bytes read so far, charged as they accumulate (set_array charges the result)

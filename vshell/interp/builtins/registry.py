@@ -6,30 +6,33 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vshell.interp.state import ShellState
 
 _M = "vshell.interp."
 
 TABLE: dict[str, str] = {
-    ":": "builtins.core:b_true",
-    "true": "builtins.core:b_true",
-    "false": "builtins.core:b_false",
-    "echo": "builtins.core:b_echo",
+    ":": "builtins.echo:b_true",
+    "true": "builtins.echo:b_true",
+    "false": "builtins.echo:b_false",
+    "echo": "builtins.echo:b_echo",
     "printf": "builtins.printf:b_printf",
-    "cd": "builtins.core:b_cd",
-    "pwd": "builtins.core:b_pwd",
-    "exit": "builtins.core:b_exit",
-    "return": "builtins.core:b_return",
-    "break": "builtins.core:b_break",
-    "continue": "builtins.core:b_break",
-    "shift": "builtins.core:b_shift",
-    "eval": "builtins.core:b_eval",
-    "source": "builtins.core:b_source",
-    ".": "builtins.core:b_source",
-    "exec": "builtins.core:b_exec",
-    "command": "builtins.core:b_command",
-    "builtin": "builtins.core:b_builtin",
-    "type": "builtins.core:b_type",
+    "cd": "builtins.dirs:b_cd",
+    "pwd": "builtins.dirs:b_pwd",
+    "exit": "builtins.flow:b_exit",
+    "return": "builtins.flow:b_return",
+    "break": "builtins.flow:b_break",
+    "continue": "builtins.flow:b_break",
+    "shift": "builtins.flow:b_shift",
+    "eval": "builtins.flow:b_eval",
+    "source": "builtins.flow:b_source",
+    ".": "builtins.flow:b_source",
+    "exec": "builtins.flow:b_exec",
+    "command": "builtins.resolve:b_command",
+    "builtin": "builtins.resolve:b_builtin",
+    "type": "builtins.resolve:b_type",
     "test": "cond:builtin_test",
     "[": "cond:builtin_test",
     "read": "builtins.read:b_read",
@@ -45,23 +48,23 @@ TABLE: dict[str, str] = {
     "let": "builtins.vars:b_let",
     "shopt": "builtins.vars:b_shopt",
     "getopts": "builtins.vars:b_getopts",
-    "alias": "builtins.core:b_alias",
-    "unalias": "builtins.core:b_unalias",
-    "trap": "builtins.core:b_trap",
-    "wait": "builtins.core:b_wait",
-    "hash": "builtins.core:b_hash",
-    "umask": "builtins.core:b_umask",
-    "times": "builtins.core:b_times",
-    "kill": "builtins.core:b_kill",
-    "jobs": "builtins.core:b_jobs",
-    "caller": "builtins.core:b_caller",
-    "pushd": "builtins.core:b_pushd",
-    "popd": "builtins.core:b_popd",
-    "dirs": "builtins.core:b_dirs",
-    "help": "builtins.core:b_help",
-    "enable": "builtins.core:b_enable",
-    "ulimit": "builtins.core:b_ulimit",
-    "history": "builtins.core:b_history",
+    "alias": "builtins.alias:b_alias",
+    "unalias": "builtins.alias:b_unalias",
+    "trap": "builtins.jobs:b_trap",
+    "wait": "builtins.jobs:b_wait",
+    "hash": "builtins.resolve:b_hash",
+    "umask": "builtins.misc:b_umask",
+    "times": "builtins.misc:b_times",
+    "kill": "builtins.jobs:b_kill",
+    "jobs": "builtins.jobs:b_jobs",
+    "caller": "builtins.flow:b_caller",
+    "pushd": "builtins.dirs:b_pushd",
+    "popd": "builtins.dirs:b_popd",
+    "dirs": "builtins.dirs:b_dirs",
+    "help": "builtins.misc:b_help",
+    "enable": "builtins.misc:b_enable",
+    "ulimit": "builtins.misc:b_ulimit",
+    "history": "builtins.misc:b_history",
     "sh": "nested:b_shell",
     "bash": "nested:b_shell",
     "vshell": "nested:b_shell",
@@ -101,7 +104,7 @@ def is_builtin(name: str, disabled: frozenset[str] = NONE_DISABLED) -> bool:
     return name in TABLE and name not in disabled
 
 
-def disabled_in(state: Any) -> frozenset[str]:
+def disabled_in(state: ShellState) -> frozenset[str]:
     """The builtins ``enable -n`` turned off in this shell (its state, so one Sandbox, or a
     subshell, never affects another)."""
     return getattr(state, "disabled_builtins", NONE_DISABLED)

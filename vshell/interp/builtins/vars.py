@@ -4,8 +4,9 @@ let, shopt, getopts."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from vshell.interp.assign import assign_array
 from vshell.interp.assoc_order import bash_order
 from vshell.interp.quoting import declare_quote
 from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, TEMPENV_ATTR, ShellError, Var
@@ -34,10 +35,11 @@ def declare_print_line(name: str, v: Var) -> str:
         return f"declare -{flags} {name}"
     if isinstance(val, dict):
         if "A" in v.attrs:
-            body = "".join(f"[{_assoc_key(str(k))}]={declare_quote(val[k])} "
-                           for k in bash_order(val))
+            assoc = cast("dict[str, str]", val)
+            body = "".join(f"[{_assoc_key(str(k))}]={declare_quote(assoc[k])} "
+                           for k in bash_order(assoc))
             return f"declare -{flags} {name}=({body})"
-        body = " ".join(f"[{k}]={declare_quote(x)}" for k, x in sorted(val.items()))  # type: ignore[type-var]
+        body = " ".join(f"[{k}]={declare_quote(x)}" for k, x in sorted(val.items()))
         return f"declare -{flags} {name}=({body})"
     return f"declare -{flags} {name}={declare_quote(val)}"
 
@@ -97,13 +99,13 @@ def b_set(sh: Shell, name: str, args: list[str]) -> int:
                     if on and opt in ("vi", "emacs"):
                         st.options["emacs" if opt == "vi" else "vi"] = False
                     continue
-                opt = FLAG_TO_OPTION.get(c)
-                if opt is None:
+                flag_opt = FLAG_TO_OPTION.get(c)
+                if flag_opt is None:
                     sh.err(f"set: {a[0]}{c}: invalid option")
                     sh.write_err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] "
                                  "[--] [-] [arg ...]\n")
                     return 2
-                st.options[opt] = on
+                st.options[flag_opt] = on
             continue
         st.positional = list(args[i:])
         if st.frames:
@@ -154,7 +156,7 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
                 st.unset(base)
                 continue
             if isinstance(v.value, dict) and "A" in v.attrs:
-                v.value.pop(sh.expander.word(sub), None)  # type: ignore[call-overload]
+                v.value.pop(sh.expander.word(sub), None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                 continue
             try:
                 idx = sh.arith(sh.expander.arith_text(sub), sub)
@@ -164,13 +166,13 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
                 continue
             if isinstance(v.value, dict):
                 if idx < 0:
-                    top = max(v.value) + 1 if v.value else 0  # type: ignore[type-var, operator]
+                    top = max(v.value) + 1 if v.value else 0  # type: ignore[operator]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                     if top + idx < 0:
                         sh.err(f"unset: [{idx}]: bad array subscript")
                         status = 1
                         continue
                     idx += top
-                v.value.pop(idx, None)  # type: ignore[call-overload]
+                v.value.pop(idx, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
             elif idx == 0:  # a scalar is element 0 of itself; any other index is an error
                 st.unset(base)
             else:
@@ -313,7 +315,6 @@ def b_readonly(sh: Shell, name: str, args: list[str]) -> int:
 
 def _assign_compound(sh: Shell, nm: str, value: str, *, append: bool, local: bool,
                      assoc: bool | None) -> None:
-    from vshell.interp.simple import assign_array
     from vshell.syntax.words import find_close_paren
 
     end = find_close_paren(value, 1)
@@ -418,9 +419,9 @@ def _declare(sh: Shell, name: str, args: list[str], *, local: bool) -> int:
     if not rest:
         # declare -x with no names: list matching
         for n in st.all_names():
-            v = st.lookup(n)
-            if v is not None and add <= v.attrs:
-                _out(sh, declare_print_line(n, v) + "\n")
+            found = st.lookup(n)
+            if found is not None and add <= found.attrs:
+                _out(sh, declare_print_line(n, found) + "\n")
         return 0
     status = 0
     for arg in rest:
@@ -668,8 +669,8 @@ def _getopts_step(sh: Shell, spec: str, var: str, argv: list[str]) -> int:
         st.unset("OPTARG")
         st.set(var, "?")
         st.set("OPTIND", str(min(optind, len(argv) + 1)))
-        st._getopts_sub = 0  # type: ignore[attr-defined]
-        st._getopts_ind = None  # type: ignore[attr-defined]
+        st._getopts_sub = 0
+        st._getopts_ind = None
         return 1
 
     if optind > len(argv):
@@ -713,14 +714,14 @@ def _getopts_step(sh: Shell, spec: str, var: str, argv: list[str]) -> int:
                 if not silent_err:
                     sh.write_err(f"{sh.source_name}: option requires an argument -- {ch}\n")
             st.set("OPTIND", str(optind))
-            st._getopts_sub = sub  # type: ignore[attr-defined]
-            st._getopts_ind = optind  # type: ignore[attr-defined]
+            st._getopts_sub = sub
+            st._getopts_ind = optind
             return 0
         st.set(var, ch)
     else:
         st.set(var, ch)
         st.unset("OPTARG")
     st.set("OPTIND", str(optind))
-    st._getopts_sub = sub  # type: ignore[attr-defined]
-    st._getopts_ind = optind  # type: ignore[attr-defined]
+    st._getopts_sub = sub
+    st._getopts_ind = optind
     return 0

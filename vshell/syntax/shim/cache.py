@@ -56,7 +56,7 @@ class _DeferredModule(types.ModuleType):
         return getattr(importlib.import_module(self.__name__), attr)
 
 
-def _import_yacc() -> types.ModuleType:
+def _import_yacc() -> Any:  # bashlex has no types; its yacc is patched
     """``bashlex.yacc``, with its :mod:`inspect` imported only if it is used.
 
     yacc needs ``inspect`` (which pulls in ``ast``, ``dis`` and ``tokenize``: ~5 ms) only to

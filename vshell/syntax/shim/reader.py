@@ -76,7 +76,7 @@ class CommandReader:
 
     def __init__(self, src: str, depth: int = 0) -> None:
         self.src = src
-        self.tok = Tokenizer(src, depth)
+        self.tok = Tokenizer(src, depth, read_body=read_all)
 
     @property
     def heredocs(self) -> dict[int, HereDocBody]:
@@ -141,3 +141,11 @@ def _convert_internal(e: Exception, tok: Tokenizer) -> ShimError:
     if isinstance(e, IndexError) and tok._shell_input_line_index >= len(src) - 1:
         return ShimError("syntax error: unexpected end of file", len(tok.vs_source), True)
     return ShimError("syntax error", pos, False)
+
+
+def read_all(src: str, depth: int) -> None:
+    """Read every command of ``src`` (a command substitution's body) and keep none: the
+    tokenizer's check that the body parses."""
+    reader = CommandReader(src, depth)
+    while reader.next() is not None:
+        pass

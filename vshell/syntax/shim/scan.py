@@ -3,12 +3,16 @@
 bashlex reads ordinary words faithfully, but it knows nothing of ``((…))``, ``[[…]]``,
 ``name=(…)``, ``name[i + 1]=v`` or extglob groups.  These helpers find the *end* of such
 spans in the source with bash's quoting rules, so the shim can hand bashlex a single token
-whose text is exactly ``source[start:end]``.  Nothing here interprets the text.
+whose text is exactly ``source[start:end]``.  Nothing here interprets the text.  The quote
+rules themselves are :mod:`vshell.syntax.quotes`, shared with the word lexer.
 """
 
 from __future__ import annotations
 
 import re
+
+from vshell.syntax import quotes
+from vshell.syntax.quotes import ScanEOF, skip_ansi, skip_backquote, skip_single
 
 BLANKS = " \t"
 WORD_BREAKS = " \t\n;&|<>()"
@@ -17,65 +21,13 @@ EXTGLOB_CHARS = "@!+*?"
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-class ScanEOF(Exception):
-    """The source ended inside a quoted or bracketed span (``close`` is what was wanted)."""
-
-    def __init__(self, close: str, start: int) -> None:
-        super().__init__(close)
-        self.close = close
-        self.start = start
-
-
-def skip_single(src: str, i: int) -> int:
-    """``i`` is just after an opening ``'``; return the index after the closing one."""
-    j = src.find("'", i)
-    if j < 0:
-        raise ScanEOF("'", i - 1)
-    return j + 1
-
-
-def _skip_to(src: str, i: int, close: str, eof_at: int | None = None) -> int:
-    """The index after the first unescaped ``close`` from ``i`` (a backslash escapes the
-    next character); ScanEOF at ``eof_at`` (default: where the scan stopped) if none."""
-    n = len(src)
-    while i < n:
-        c = src[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == close:
-            return i + 1
-        i += 1
-    raise ScanEOF(close, i if eof_at is None else eof_at)
-
-
-def skip_ansi(src: str, i: int) -> int:
-    """``i`` is just after ``$'``; backslash escapes the next character."""
-    return _skip_to(src, i, "'")
-
-
-def skip_backquote(src: str, i: int) -> int:
-    """``i`` is just after an opening backquote."""
-    return _skip_to(src, i, "`", i - 1)
-
-
 def skip_double(src: str, i: int) -> int:
     """``i`` is just after an opening ``"``; nested ``$(…)``, ``${…}`` and backquotes count."""
-    n = len(src)
-    start = i - 1
-    while i < n:
-        c = src[i]
-        if c == "\\":
-            i += 2
-        elif c == '"':
-            return i + 1
-        elif c == "`":
-            i = skip_backquote(src, i + 1)
-        elif c == "$":
-            i = skip_dollar(src, i, in_dquote=True)
-        else:
-            i += 1
-    raise ScanEOF('"', start)
+    return quotes.skip_double(src, i, _dollar_in_dquote)
+
+
+def _dollar_in_dquote(src: str, i: int) -> int:
+    return skip_dollar(src, i, in_dquote=True)
 
 
 def skip_dollar(src: str, i: int, in_dquote: bool = False) -> int:
@@ -218,8 +170,9 @@ def match_arith(src: str, i: int) -> int | None:
     raise ScanEOF(")", i)
 
 
-def compound_assign_prefix(src: str, i: int) -> int | None:
-    """If ``name=(``, ``name+=(`` or ``name[sub]=(`` starts at ``i``, return the ``(`` index."""
+def _name_and_operator(src: str, i: int, subscript: bool = False) -> int | None:
+    """If ``name``, ``name[sub]`` (required when ``subscript``) then an optional ``+`` start
+    at ``i``, the index after them, where an assignment's ``=`` would stand."""
     m = NAME_RE.match(src, i)
     if not m:
         return None
@@ -229,44 +182,44 @@ def compound_assign_prefix(src: str, i: int) -> int | None:
             j = match_bracket(src, j) + 1
         except ScanEOF:
             return None
+    elif subscript:
+        return None
     if src[j : j + 1] == "+":
         j += 1
-    if src[j : j + 2] == "=(":
-        return j + 1
-    return None
+    return j
+
+
+def compound_assign_prefix(src: str, i: int) -> int | None:
+    """If ``name=(``, ``name+=(`` or ``name[sub]=(`` starts at ``i``, return the ``(`` index."""
+    j = _name_and_operator(src, i)
+    return j + 1 if j is not None and src[j : j + 2] == "=(" else None
 
 
 def assignment_end(src: str, i: int) -> int | None:
     """If ``name=``, ``name+=``, ``name[sub]=`` or ``name[sub]+=`` starts at ``i``, the
     index just after the ``=``."""
-    m = NAME_RE.match(src, i)
-    if not m:
-        return None
-    j = m.end()
-    if src[j : j + 1] == "[":
-        try:
-            j = match_bracket(src, j) + 1
-        except ScanEOF:
-            return None
-    if src[j : j + 1] == "+":
-        j += 1
-    return j + 1 if src[j : j + 1] == "=" else None
+    j = _name_and_operator(src, i)
+    return j + 1 if j is not None and src[j : j + 1] == "=" else None
 
 
 def subscript_assign_end(src: str, i: int) -> int | None:
     """If ``name[sub]=`` or ``name[sub]+=`` starts at ``i``, return the index after ``=``."""
-    m = NAME_RE.match(src, i)
-    if not m or src[m.end() : m.end() + 1] != "[":
-        return None
-    try:
-        j = match_bracket(src, m.end()) + 1
-    except ScanEOF:
-        return None
-    if src[j : j + 1] == "+":
-        j += 1
-    if src[j : j + 1] == "=":
+    j = _name_and_operator(src, i, subscript=True)
+    return j + 1 if j is not None and src[j : j + 1] == "=" else None
+
+
+def _filler_end(src: str, j: int, end: int) -> int:
+    """Past the blank, escaped newline or comment at ``j`` inside an array literal that ends
+    at ``end``; ``j`` itself when a word or an operator starts there."""
+    c = src[j]
+    if c in " \t\n":
         return j + 1
-    return None
+    if c == "\\" and src[j + 1 : j + 2] == "\n":
+        return j + 2
+    if c == "#":
+        nl = src.find("\n", j, end)
+        return end if nl < 0 else nl
+    return j
 
 
 def split_array_elements(src: str, i: int, end: int) -> list[tuple[int, int]]:
@@ -274,14 +227,9 @@ def split_array_elements(src: str, i: int, end: int) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     j = i + 1
     while j < end:
-        c = src[j]
-        if c in " \t\n":
-            j += 1
-        elif c == "\\" and src[j + 1 : j + 2] == "\n":
-            j += 2
-        elif c == "#":
-            nl = src.find("\n", j, end)
-            j = end if nl < 0 else nl
+        k = _filler_end(src, j, end)
+        if k != j:
+            j = k
         else:
             k = scan_word(src, j)
             if k == j:
@@ -300,13 +248,9 @@ def array_syntax_error(src: str, i: int, end: int) -> tuple[int, str] | None:
     j = i + 1
     while j < end:
         c = src[j]
-        if c in " \t\n":
-            j += 1
-        elif c == "\\" and src[j + 1 : j + 2] == "\n":
-            j += 2
-        elif c == "#":
-            nl = src.find("\n", j, end)
-            j = end if nl < 0 else nl
+        k = _filler_end(src, j, end)
+        if k != j:
+            j = k
         elif c in ";&|<>()" and not (c in "<>" and src[j + 1 : j + 2] == "("):
             op = src[j : j + 2] if src[j : j + 2] in ("&&", "||", ";;", ">>", "<<") else c
             return j, op

@@ -8,6 +8,7 @@ is why the bashlex version is pinned exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from vshell.syntax.shim import scan
@@ -30,14 +31,23 @@ from vshell.syntax.shim.base import (
 )
 from vshell.syntax.shim.dquote import read_double_quoted
 
+# Reads every command of a ``$( … )`` body at a nesting depth, raising ShimError on a syntax
+# error: the reader gives the tokenizer this (the tokenizer sits below the reader).
+BodyReader = Callable[[str, int], None]
+
 _TERMINATORS = frozenset({TT.NEWLINE, TT.SEMICOLON, TT.AMPERSAND})
 
 
 class Tokenizer(btok.tokenizer):
     """bashlex's tokenizer with vshell's token fixes (see the module docstring)."""
 
-    def __init__(self, src: str, depth: int = 0) -> None:
+    # bashlex's own state, set by its (untyped) base class
+    _shell_input_line: str
+    _shell_input_line_index: int
+
+    def __init__(self, src: str, depth: int = 0, read_body: BodyReader | None = None) -> None:
         super().__init__(src, parserstate=bstate.parserstate(), strictmode=True)
+        self.vs_read_body = read_body
         self.vs_source = src
         body = src.removesuffix("\n")
         if (len(body) - len(body.rstrip("\\"))) % 2 == 1:
@@ -61,11 +71,11 @@ class Tokenizer(btok.tokenizer):
         self._current_token = self._last_read_token = none
         self._token_before_that = self._two_tokens_ago = none
         self._parserstate = bstate.parserstate()
-        self._positions = []
+        self._positions: list[Any] = []
         self._token_to_read = None
         self._open_brace_count = 0
         self._esacs_needed_count = 0
-        self._dstack = []
+        self._dstack: list[Any] = []
         self.vs_command = None
         self.vs_prefix = True
         self.vs_after_pipe = False
@@ -165,14 +175,10 @@ class Tokenizer(btok.tokenizer):
         return text
 
     def _vs_check_body(self, body: str, offset: int) -> None:
-        if self.vs_depth >= MAX_DEPTH:
+        if self.vs_depth >= MAX_DEPTH or self.vs_read_body is None:
             return
-        from vshell.syntax.shim.reader import CommandReader
-
-        reader = CommandReader(body, self.vs_depth + 1)
         try:
-            while reader.next() is not None:
-                pass
+            self.vs_read_body(body, self.vs_depth + 1)
         except ShimError as e:
             if e.eof and e.token is None:
                 end = offset + len(body)

@@ -1,0 +1,59 @@
+"""What every shell of one run shares: the :class:`RunContext` (filesystem, cancel token,
+commands, jobs) and the types of a shell's descriptors and background jobs.
+
+A leaf of the interpreter: the modules under the shell take these types from here, not from
+:mod:`vshell.interp.shell`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from vshell.command import CancelToken, Command, NestedRequest
+from vshell.records import field, record
+
+if TYPE_CHECKING:
+    from vshell.interp.limits import JobSlots
+    from vshell.vfs.core import VFS
+
+__all__ = ["Fds", "Job", "RunContext"]
+
+
+@record
+class Job:
+    pid: int
+    thread: threading.Thread
+    status: int | None = None
+    cancel: CancelToken | None = None
+    command: str = ""
+
+
+@record
+class RunContext:
+    """What every shell of one run shares."""
+
+    fs: VFS
+    cancel: CancelToken
+    commands: dict[str, Command] = field(default_factory=dict)
+    http: Any = None
+    python: Any = None
+    nested: Callable[[NestedRequest], Any] | None = None
+    jobs: dict[int, Job] = field(default_factory=dict)
+    pids: Iterator[int] = field(default_factory=lambda: itertools.count(1000))
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    nesting: int = 0
+    parse_failed: bool = False
+    parse_error_message: str = ""
+    last_not_found: bool = False
+    signals: dict[str, list[str]] = field(default_factory=dict)  # `kill -SIG PID` by $$
+    shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
+    job_slots: JobSlots | None = None  # shared by the sandbox's shells (None: no cap)
+    # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
+    redirect_opened: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
+
+
+Fds = dict[int, Any]
