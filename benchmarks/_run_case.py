@@ -6,7 +6,8 @@ The child side of ``--ref`` runs (see ``_sidebyside.py``): whichever checkout is
 PYTHONPATH is the vshell measured, so the same case runs against the current tree and an
 older one.  It must import nothing from this directory and must work with every layout
 the comparison reaches back to (commands lived in ``vshell.builtins`` before the move to
-``vshell.commands``).  Prints ``{"wall": s, "cpu": s, "hash": sha256, "status": n}``.
+``vshell.commands``).  Prints one JSON object: wall and CPU seconds, the output's sha256,
+the exit status and the checkout that ran (to catch an editable install answering).
 """
 
 from __future__ import annotations
@@ -76,7 +77,11 @@ def main(argv: list[str]) -> int:
     status = call_command(cmd, inv)
     cpu = time.process_time() - c0
     wall = time.perf_counter() - t0
-    print(json.dumps({"wall": wall, "cpu": cpu, "hash": out.hash.hexdigest(), "status": status}))
+    import vshell
+
+    tree = str(Path(vshell.__file__).resolve().parents[1])
+    print(json.dumps({"wall": wall, "cpu": cpu, "hash": out.hash.hexdigest(), "status": status,
+                      "tree": tree}))
     return 0
 
 

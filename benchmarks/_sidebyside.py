@@ -25,11 +25,13 @@ def _run(tree: Path, cwd: Path, argv: list[str]) -> dict[str, float | str | int]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     p = subprocess.run(
         [sys.executable, str(HERE / "_run_case.py"), str(cwd), *argv],
-        env=env, capture_output=True, text=True, check=False,
+        env=env, cwd=cwd, capture_output=True, text=True, check=False,
     )
     if p.returncode != 0:
         raise SystemExit(f"{tree}: {' '.join(argv)} failed:\n{p.stderr}")
     result: dict[str, float | str | int] = json.loads(p.stdout.splitlines()[-1])
+    if Path(str(result["tree"])) != tree:  # another vshell (an editable install) answered
+        raise SystemExit(f"asked for {tree}, ran {result['tree']}")
     return result
 
 

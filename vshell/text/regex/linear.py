@@ -112,3 +112,87 @@ def compile_linear(
         return re.compile("".join(out), flags)
     except (re.error, OverflowError):
         return None
+
+
+# -- one anchored attempt (the rest of a pattern after its prefix literal)
+
+
+def _single_repeat(items: list[Node]) -> bool:
+    """Whether ``items`` are single-character atoms with at most one unbounded repeat of an
+    atom (``[a-z]*r``): an anchored attempt then backtracks only within that one repeat,
+    so it costs O(subject x pattern).  (``re.search`` makes an attempt at every position,
+    which for the same shape can be quadratic: only ever *one* attempt is made.)"""
+    repeats = 0
+    for item in items:
+        if isinstance(item, Repeat):
+            if item.hi is not None or item.lo > 1 or not isinstance(item.node, Lit | Set):
+                return False
+            repeats += 1
+        elif not isinstance(item, Lit | Set):
+            return False
+    return repeats <= 1
+
+
+def compile_attempt(items: list[Node], *, utf8: bool) -> re.Pattern[str] | None:
+    """A ``re`` pattern for ``items`` (str subjects, no record terminator) to be tried once
+    with ``.match`` where the prefix literal before them first occurs, or None.  A success
+    is a match of the whole pattern; a failure proves nothing (a later occurrence may
+    match), so the caller then asks RE2."""
+    if not _single_repeat(items):
+        return None
+    out = []
+    for item in items:
+        atom = _atom(item.node if isinstance(item, Repeat) else item, utf8, None)
+        if atom is None:
+            return None
+        if isinstance(item, Repeat):
+            atom += "+" if item.lo else "*"
+        out.append(atom)
+    try:
+        return re.compile("".join(out), re.DOTALL | (0 if utf8 else re.ASCII))
+    except (re.error, OverflowError):
+        return None
+
+
+def _byte_atom(node: Node, utf8: bool) -> bytes | None:
+    """``node`` as a bytes-``re`` atom for one character that is one byte and never the
+    newline: ASCII in UTF-8 (a multibyte character or a negated set would be matched by
+    bytes, not characters), any byte in the C locale."""
+    top = 0x7F if utf8 else 0xFF
+    if isinstance(node, Lit):
+        if node.cp > top or node.cp == 0x0A:
+            return None
+        return re.escape(bytes([node.cp]))
+    if not isinstance(node, Set) or (node.negate and utf8):
+        return None
+    ranges = _without(node.ranges, 0x0A) if not node.negate else node.ranges
+    if not ranges or any(hi > top for _, hi in ranges):
+        return None
+    body = b"".join(
+        re.escape(bytes([lo])) if lo == hi else re.escape(bytes([lo])) + b"-" + re.escape(
+            bytes([hi])) for lo, hi in ranges)
+    return b"[^" + body + b"\\n]" if node.negate else b"[" + body + b"]"
+
+
+def compile_first_attempt_lines(
+    prefix: bytes, items: list[Node], *, utf8: bool,
+) -> re.Pattern[bytes] | None:
+    """grep -c's scanner for a pattern ``prefix`` + ``items``: ``findall`` over a buffer of
+    newline-ended lines yields, for each line holding ``prefix``, ``b""`` when one attempt
+    of ``items`` right after the prefix's first occurrence matched (the line matches), else
+    the rest of the line after the prefix with its newline (RE2 decides that line).  Each
+    line costs one attempt, so the scan is linear; None when ``items`` do not fit."""
+    if not _single_repeat(items):
+        return None
+    out = []
+    for item in items:
+        atom = _byte_atom(item.node if isinstance(item, Repeat) else item, utf8)
+        if atom is None:
+            return None
+        if isinstance(item, Repeat):
+            atom += b"+" if item.lo else b"*"
+        out.append(atom)
+    try:
+        return re.compile(re.escape(prefix) + b"(?:" + b"".join(out) + b"[^\\n]*\\n|([^\\n]*\\n))")
+    except (re.error, OverflowError):
+        return None
