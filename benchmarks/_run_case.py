@@ -23,7 +23,7 @@ from typing import Any
 ENV = {"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
 
 
-class _Sink:
+class Sink:
     """A write-only stream that hashes what it gets (output is checked, never kept)."""
 
     def __init__(self) -> None:
@@ -37,7 +37,9 @@ class _Sink:
         pass
 
 
-class _Empty:
+class Empty:
+    """Standard input with nothing in it."""
+
     def read(self, n: int = -1) -> bytes:
         return b""
 
@@ -66,7 +68,7 @@ def main(argv: list[str]) -> int:
     cmd = _commands().lookup(args[0])
     assert cmd is not None, args[0]
     fs = VFS(mounts=[Mount("/work", HostBackend(root), readonly=False)])
-    out, err, inp = _Sink(), _Sink(), _Empty()
+    out, err, inp = Sink(), Sink(), Empty()
     inv = Invocation(
         name=args[0], args=args[1:], dir="/work", stdin=inp, stdout=out,  # type: ignore[arg-type]
         stderr=err, env=dict(ENV), fs=fs.bind({0: inp, 1: out, 2: err}),  # type: ignore[dict-item]

@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _run_case import Empty, Sink  # noqa: E402
 from _sidebyside import compare  # noqa: E402
 
 from vshell import commands as builtins  # noqa: E402
@@ -44,22 +45,6 @@ WORDS = (
     "alpha beta gamma delta error warning info debug request response user admin "
     "timeout connection hello"
 ).split()
-
-
-class Sink:
-    """A write-only stream that hashes and counts what it gets."""
-
-    def __init__(self) -> None:
-        self.size = 0
-        self.hash = hashlib.sha256()
-
-    def write(self, data: bytes) -> int:
-        self.size += len(data)
-        self.hash.update(data)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
 
 
 def make_big(path: Path, mb: int) -> None:
@@ -106,7 +91,7 @@ def run_vshell(argv: list[str], root: Path) -> tuple[float, float, str, int]:
     assert cmd is not None
     out = Sink()
     err = Sink()
-    inp = _Empty()
+    inp = Empty()
     inv = Invocation(
         name=argv[0], args=argv[1:], dir="/work", stdin=inp, stdout=out,  # type: ignore[arg-type]
         stderr=err, env=dict(ENV), fs=fs.bind({0: inp, 1: out, 2: err}),  # type: ignore[dict-item]
@@ -116,14 +101,6 @@ def run_vshell(argv: list[str], root: Path) -> tuple[float, float, str, int]:
     c0 = time.process_time()
     status = call_command(cmd, inv)
     return time.perf_counter() - t0, time.process_time() - c0, out.hash.hexdigest(), status
-
-
-class _Empty:
-    def read(self, n: int = -1) -> bytes:
-        return b""
-
-    def readline(self, n: int = -1) -> bytes:
-        return b""
 
 
 def main() -> int:

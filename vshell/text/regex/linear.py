@@ -13,10 +13,13 @@ for long.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from vshell.text.regex.ast import Assert, Cat, Lit, Node, Range, Repeat, Set
 
 MAX_SUBJECT = 64 * 1024
+AtomT = TypeVar("AtomT", str, bytes)
 
 
 def _char(cp: int) -> str:
@@ -133,23 +136,33 @@ def _single_repeat(items: list[Node]) -> bool:
     return repeats <= 1
 
 
+def _attempt_parts(
+    items: list[Node], atom: Callable[[Node], AtomT | None],
+) -> list[tuple[AtomT, str]] | None:
+    """Each item's atom (by ``atom``) with its quantifier (``""``, ``"*"``, ``"+"``), or
+    None when the items do not fit one linear attempt or an atom cannot be said."""
+    if not _single_repeat(items):
+        return None
+    parts = []
+    for item in items:
+        rep = item if isinstance(item, Repeat) else None
+        got = atom(item if rep is None else rep.node)
+        if got is None:
+            return None
+        parts.append((got, "" if rep is None else "+" if rep.lo else "*"))
+    return parts
+
+
 def compile_attempt(items: list[Node], *, utf8: bool) -> re.Pattern[str] | None:
     """A ``re`` pattern for ``items`` (str subjects, no record terminator) to be tried once
     with ``.match`` where the prefix literal before them first occurs, or None.  A success
     is a match of the whole pattern; a failure proves nothing (a later occurrence may
     match), so the caller then asks RE2."""
-    if not _single_repeat(items):
+    parts = _attempt_parts(items, lambda node: _atom(node, utf8, None))
+    if parts is None:
         return None
-    out = []
-    for item in items:
-        atom = _atom(item.node if isinstance(item, Repeat) else item, utf8, None)
-        if atom is None:
-            return None
-        if isinstance(item, Repeat):
-            atom += "+" if item.lo else "*"
-        out.append(atom)
     try:
-        return re.compile("".join(out), re.DOTALL | (0 if utf8 else re.ASCII))
+        return re.compile("".join(a + q for a, q in parts), re.DOTALL | (0 if utf8 else re.ASCII))
     except (re.error, OverflowError):
         return None
 
@@ -182,17 +195,11 @@ def compile_first_attempt_lines(
     of ``items`` right after the prefix's first occurrence matched (the line matches), else
     the rest of the line after the prefix with its newline (RE2 decides that line).  Each
     line costs one attempt, so the scan is linear; None when ``items`` do not fit."""
-    if not _single_repeat(items):
+    parts = _attempt_parts(items, lambda node: _byte_atom(node, utf8))
+    if parts is None:
         return None
-    out = []
-    for item in items:
-        atom = _byte_atom(item.node if isinstance(item, Repeat) else item, utf8)
-        if atom is None:
-            return None
-        if isinstance(item, Repeat):
-            atom += b"+" if item.lo else b"*"
-        out.append(atom)
+    body = b"".join(a + q.encode() for a, q in parts)
     try:
-        return re.compile(re.escape(prefix) + b"(?:" + b"".join(out) + b"[^\\n]*\\n|([^\\n]*\\n))")
+        return re.compile(re.escape(prefix) + b"(?:" + body + b"[^\\n]*\\n|([^\\n]*\\n))")
     except (re.error, OverflowError):
         return None
