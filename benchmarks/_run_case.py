@@ -59,8 +59,9 @@ def _commands() -> Any:
     raise SystemExit(f"no vshell command table in {here}")
 
 
-def main(argv: list[str]) -> int:
-    root, args = argv[0], argv[1:]
+def run_once(root: str, args: list[str]) -> tuple[float, float, str, int]:
+    """Run ``args`` once over a host mount of ``root`` at /work: wall and CPU seconds, the
+    output's sha256 and the exit status."""
     from vshell.command import CancelToken, Invocation
     from vshell.interp.dispatch import call_command
     from vshell.vfs import VFS, HostBackend, Mount
@@ -78,11 +79,15 @@ def main(argv: list[str]) -> int:
     c0 = time.process_time()
     status = call_command(cmd, inv)
     cpu = time.process_time() - c0
-    wall = time.perf_counter() - t0
+    return time.perf_counter() - t0, cpu, out.hash.hexdigest(), status
+
+
+def main(argv: list[str]) -> int:
     import vshell
 
+    wall, cpu, digest, status = run_once(argv[0], argv[1:])
     tree = str(Path(vshell.__file__).resolve().parents[1])
-    print(json.dumps({"wall": wall, "cpu": cpu, "hash": out.hash.hexdigest(), "status": status,
+    print(json.dumps({"wall": wall, "cpu": cpu, "hash": digest, "status": status,
                       "tree": tree}))
     return 0
 

@@ -32,13 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _run_case import Empty, Sink  # noqa: E402
+from _run_case import run_once  # noqa: E402
 from _sidebyside import compare  # noqa: E402
-
-from vshell import commands as builtins  # noqa: E402
-from vshell.command import CancelToken, Invocation  # noqa: E402
-from vshell.interp.dispatch import call_command  # noqa: E402
-from vshell.vfs import VFS, HostBackend, Mount  # noqa: E402
 
 ENV = {"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
 WORDS = (
@@ -86,21 +81,7 @@ def run_gnu(argv: list[str], cwd: Path) -> tuple[float, float, str, int]:
 
 
 def run_vshell(argv: list[str], root: Path) -> tuple[float, float, str, int]:
-    fs = VFS(mounts=[Mount("/work", HostBackend(str(root)), readonly=False)])
-    cmd = builtins.lookup(argv[0])
-    assert cmd is not None
-    out = Sink()
-    err = Sink()
-    inp = Empty()
-    inv = Invocation(
-        name=argv[0], args=argv[1:], dir="/work", stdin=inp, stdout=out,  # type: ignore[arg-type]
-        stderr=err, env=dict(ENV), fs=fs.bind({0: inp, 1: out, 2: err}),  # type: ignore[dict-item]
-        cancel=CancelToken(),
-    )
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    status = call_command(cmd, inv)
-    return time.perf_counter() - t0, time.process_time() - c0, out.hash.hexdigest(), status
+    return run_once(str(root), argv)
 
 
 def main() -> int:
