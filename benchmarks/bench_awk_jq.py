@@ -1,12 +1,17 @@
 """awk and jq against the host tools, side by side, on generated data.
 
     python benchmarks/bench_awk_jq.py [--awk-mb 100] [--jq-mb 50] [--keep DIR]
+                                      [--ref CHECKOUT [--runs 5] [--log-mb 100]]
 
 awk: ``awk '{s+=$3} END{print s}'`` over a whitespace-separated file, by gawk, mawk (when
 installed) and vshell's awk.  jq: ``jq -c 'select(.score > 50) | {id, name}'`` over a
 JSON-lines file, by the host jq and vshell's jq.  vshell's commands run in this process
 through the dispatcher over a host mount, as the shell runs them.  Wall time is the
 figure; CPU time is shown too because shared machines make wall time noisy.
+
+With ``--ref CHECKOUT`` awk's cases (the sum, two anchored-alternation field matches and a
+regex pattern over bench_grep_sed's log file) run against another vshell checkout instead
+of the host tools, alternating runs in child processes, medians (``_sidebyside.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _sidebyside import compare  # noqa: E402
+from bench_grep_sed import make_big  # noqa: E402
 
 from vshell import commands as builtins  # noqa: E402
 from vshell.command import CancelToken, Invocation  # noqa: E402
@@ -105,6 +113,9 @@ def main() -> None:
     ap.add_argument("--awk-mb", type=int, default=100)
     ap.add_argument("--jq-mb", type=int, default=50)
     ap.add_argument("--keep", help="directory for the data files (kept between runs)")
+    ap.add_argument("--ref", type=Path, help="compare awk with this vshell checkout")
+    ap.add_argument("--runs", type=int, default=5, help="runs per side with --ref")
+    ap.add_argument("--log-mb", type=int, default=100, help="log file size with --ref")
     args = ap.parse_args()
     root = Path(args.keep or tempfile.mkdtemp(prefix="bench-awk-jq."))
     root.mkdir(parents=True, exist_ok=True)
@@ -113,6 +124,12 @@ def main() -> None:
         if not data.exists() or data.stat().st_size < args.awk_mb << 20:
             make_awk_data(data, args.awk_mb)
         prog = "{s+=$3} END{print s}"
+        if args.ref:
+            log = root / "big.txt"
+            if not log.exists() or log.stat().st_size < args.log_mb << 20:
+                make_big(log, args.log_mb)
+            compare(awk_cases(root, prog), args.ref, args.runs)
+            return
         rows = []
         outputs = {}
         for tool in ("gawk", "mawk"):
@@ -146,6 +163,16 @@ def main() -> None:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
     sys.stdout.flush()
+
+
+def awk_cases(root: Path, prog: str) -> list[tuple[Path, list[str]]]:
+    """awk's measured commands: data.txt and the log file big.txt in ``root``."""
+    return [
+        (root, ["awk", prog, "data.txt"]),
+        (root, ["awk", "$2 ~ /^(a|b)$/", "data.txt"]),
+        (root, ["awk", "$1 ~ /^(alpha|beta)$/ {n++} END{print n}", "data.txt"]),
+        (root, ["awk", "/err[a-z]*r/", "big.txt"]),
+    ]
 
 
 if __name__ == "__main__":

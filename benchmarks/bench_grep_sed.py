@@ -1,6 +1,7 @@
 """grep and sed against GNU grep 3.8 / sed 4.9, side by side, on generated data.
 
     python benchmarks/bench_grep_sed.py [--mb 100] [--tree-files 2000] [--keep DIR]
+                                        [--ref CHECKOUT [--runs 5]]
 
 Cases: ``grep -c error`` and ``grep -c 'err[a-z]*r'`` on a log-like file of ``--mb`` MiB,
 ``grep -rn hello`` over a tree of small files, ``sed s/a/b/g`` and ``sed 's/e\\(rr\\)or/<\\1>/'``
@@ -10,6 +11,10 @@ host mount, as the shell runs them, writing to a sink that counts bytes; GNU's o
 read from a pipe (not /dev/null, which GNU grep treats as -q).  Outputs are checked to be
 identical.  Wall time is the figure; CPU time is printed too because shared machines make
 wall time noisy.  Ratio = vshell / GNU.
+
+With ``--ref CHECKOUT`` the same cases run against another vshell checkout instead of GNU
+(say an older commit in ``git worktree add /tmp/old REV``), alternating runs in child
+processes, medians; ratio = this tree / the reference (``_sidebyside.py``).
 """
 
 from __future__ import annotations
@@ -27,32 +32,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vshell import commands as builtins  # noqa: E402
-from vshell.command import CancelToken, Invocation  # noqa: E402
-from vshell.interp.dispatch import call_command  # noqa: E402
-from vshell.vfs import VFS, HostBackend, Mount  # noqa: E402
+from _run_case import run_once  # noqa: E402
+from _sidebyside import compare  # noqa: E402
 
 ENV = {"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
 WORDS = (
     "alpha beta gamma delta error warning info debug request response user admin "
     "timeout connection hello"
 ).split()
-
-
-class Sink:
-    """A write-only stream that hashes and counts what it gets."""
-
-    def __init__(self) -> None:
-        self.size = 0
-        self.hash = hashlib.sha256()
-
-    def write(self, data: bytes) -> int:
-        self.size += len(data)
-        self.hash.update(data)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
 
 
 def make_big(path: Path, mb: int) -> None:
@@ -94,29 +81,7 @@ def run_gnu(argv: list[str], cwd: Path) -> tuple[float, float, str, int]:
 
 
 def run_vshell(argv: list[str], root: Path) -> tuple[float, float, str, int]:
-    fs = VFS(mounts=[Mount("/work", HostBackend(str(root)), readonly=False)])
-    cmd = builtins.lookup(argv[0])
-    assert cmd is not None
-    out = Sink()
-    err = Sink()
-    inp = _Empty()
-    inv = Invocation(
-        name=argv[0], args=argv[1:], dir="/work", stdin=inp, stdout=out,  # type: ignore[arg-type]
-        stderr=err, env=dict(ENV), fs=fs.bind({0: inp, 1: out, 2: err}),  # type: ignore[dict-item]
-        cancel=CancelToken(),
-    )
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    status = call_command(cmd, inv)
-    return time.perf_counter() - t0, time.process_time() - c0, out.hash.hexdigest(), status
-
-
-class _Empty:
-    def read(self, n: int = -1) -> bytes:
-        return b""
-
-    def readline(self, n: int = -1) -> bytes:
-        return b""
+    return run_once(str(root), argv)
 
 
 def main() -> int:
@@ -124,6 +89,8 @@ def main() -> int:
     ap.add_argument("--mb", type=int, default=100)
     ap.add_argument("--tree-files", type=int, default=2000)
     ap.add_argument("--keep", help="use (and keep) this directory for the data")
+    ap.add_argument("--ref", type=Path, help="compare with this vshell checkout, not GNU")
+    ap.add_argument("--runs", type=int, default=5, help="runs per side with --ref")
     a = ap.parse_args()
     for tool in ("grep", "sed"):
         if shutil.which(tool) is None:
@@ -138,18 +105,12 @@ def main() -> int:
         tree = tmp / "tree"
         if not tree.exists():
             make_tree(tree, a.tree_files)
-        cases = [
-            (tmp, ["grep", "-c", "error", "big.txt"]),
-            (tmp, ["grep", "-c", "err[a-z]*r", "big.txt"]),
-            (tmp, ["grep", "-n", "timeout connection", "big.txt"]),
-            (tree, ["grep", "-rn", "hello user"]),
-            (tmp, ["sed", "s/a/b/g", "big.txt"]),
-            (tmp, ["sed", "s/e\\(rr\\)or/<\\1>/", "big.txt"]),
-            (tmp, ["sed", "-n", "/admin$/p", "big.txt"]),
-            (tmp, ["sed", "/error/s/a/A/g;3~5d", "big.txt"]),  # the line-by-line engine
-        ]
+        cases = grep_sed_cases(tmp, tree)
         size = big.stat().st_size / (1 << 20)
         print(f"big.txt {size:.0f} MiB, tree {a.tree_files} files")
+        if a.ref:
+            compare(cases, a.ref, a.runs)
+            return 0
         print(f"{'command':42} {'GNU wall':>9} {'vsh wall':>9} {'ratio':>6} "
               f"{'GNU cpu':>8} {'vsh cpu':>8} {'ratio':>6}  same")
         for cwd, argv in cases:
@@ -166,6 +127,20 @@ def main() -> int:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)
     return 0
+
+
+def grep_sed_cases(tmp: Path, tree: Path) -> list[tuple[Path, list[str]]]:
+    """The measured commands: big.txt in ``tmp``, the small files under ``tree``."""
+    return [
+        (tmp, ["grep", "-c", "error", "big.txt"]),
+        (tmp, ["grep", "-c", "err[a-z]*r", "big.txt"]),
+        (tmp, ["grep", "-n", "timeout connection", "big.txt"]),
+        (tree, ["grep", "-rn", "hello user"]),
+        (tmp, ["sed", "s/a/b/g", "big.txt"]),
+        (tmp, ["sed", "s/e\\(rr\\)or/<\\1>/", "big.txt"]),
+        (tmp, ["sed", "-n", "/admin$/p", "big.txt"]),
+        (tmp, ["sed", "/error/s/a/A/g;3~5d", "big.txt"]),  # the line-by-line engine
+    ]
 
 
 if __name__ == "__main__":

@@ -729,8 +729,18 @@ class Compiler:
             p0 = rx0([])
             fast = getattr(p0, "fast", p0)
             test = fast.test
-            if subject == ("field", ("num", 0.0)) and fast not in self.record_regexes:
-                self.record_regexes.append(fast)  # primed per batch of records
+            if subject == ("field", ("num", 0.0)):
+                if fast not in self.record_regexes:
+                    self.record_regexes.append(fast)  # primed per batch of records
+                # `/re/` on each record, the per-record hot path: $0 read inline (st.get0
+                # only when fields were changed), no frame between the rule and the test
+                if neg:
+                    return lambda F: not (
+                        test(st.get0() if st.rec_dirty else st.record) if not st.IGNORECASE
+                        else _fast(compile_ere(src, True)).test(st.get0()))
+                return lambda F: (
+                    test(st.get0() if st.rec_dirty else st.record) if not st.IGNORECASE
+                    else _fast(compile_ere(src, True)).test(st.get0()))
             if neg:
                 return lambda F: not (
                     test if not st.IGNORECASE else _fast(compile_ere(src, True)).test

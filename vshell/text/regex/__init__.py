@@ -208,6 +208,9 @@ class Regex:
         self._required = shortcut.required_literal(tree) if simple else None
         prefix = shortcut.prefix_literal(tree) if simple else None
         self._prefix = None if prefix is None else encode(prefix, utf8)
+        self._prefix_text = prefix
+        self._attempt: Callable[[str, int], object] | None = None  # see _make_test
+        self._attempt_lines: re.Pattern[bytes] | None = None  # see count_lines
         self._runs = None  # see _count_by_tails
         self._verified: list = [None]  # see prime: records known to match
         self._line_twin: Callable[[], Regex] | None = None  # set by compile()
@@ -236,6 +239,15 @@ class Regex:
         self.groups = self._re2.NumberOfCapturingGroups()
         self._plain = not span_group
         self._linear = None
+        rest = (shortcut.after_prefix(tree) if tree is not None and prefix is not None
+                and not span_group else [])
+        if rest:  # (a bare literal has its own paths)
+            if eol is None:
+                attempt = linear.compile_attempt(rest, utf8=utf8)
+                self._attempt = None if attempt is None else attempt.match
+            elif eol == "\n" and self._prefix is not None:
+                self._attempt_lines = linear.compile_first_attempt_lines(
+                    self._prefix, rest, utf8=utf8)
         if tree is not None and not span_group and eol is None:
             self._linear = linear.compile_linear(
                 tree, utf8=utf8, icase=icase, eol=eol, multiline=multiline)
@@ -344,11 +356,19 @@ class Regex:
         utf8 = self.utf8
 
         verified = self._verified
+        attempt, prefix = self._attempt, self._prefix_text
+        skip = len(prefix) if prefix is not None else 0
 
         def test(subject) -> bool:
             if subject.__class__ is str:
                 if req is not None and req not in subject:
                     return False
+                if attempt is not None and len(subject) <= linear.MAX_SUBJECT:
+                    i = subject.find(prefix)  # type: ignore[arg-type]
+                    if i < 0:
+                        return False  # every match begins with the prefix
+                    if attempt(subject, i + skip) is not None:
+                        return True  # (a failed attempt proves nothing: RE2 decides)
                 known = verified[0]
                 if known is not None and subject in known:
                     return True
@@ -537,8 +557,8 @@ class Regex:
         (another RS) are left to :meth:`test`."""
         self._verified[0] = None
         twin = self._line_twin
-        if twin is None or not records:
-            return
+        if twin is None or not records or self._attempt is not None:
+            return  # (with an attempt, test rarely needs RE2: priming would cost more)
         req = self._required
         cands = records if req is None else [r for r in records if req in r]
         if not cands:
@@ -587,7 +607,18 @@ class Regex:
             return len(_literal_line_scanner(lit, eol).findall(data, pos, end))
         if (self._prefix is not None and self._re2 is not None and not self.span_group
                 and eol == b"\n" and self.eol == "\n" and end - pos <= SCAN_CHUNK):
-            return self._count_by_tails(data, pos, end, self._prefix)
+            scan = self._attempt_lines
+            if scan is None:
+                return self._count_by_tails(
+                    _literal_line_scanner(self._prefix, b"\n").findall(data, pos, end))
+            # One attempt per line at the prefix: b"" for a line it settled, else the rest
+            # of the line, which RE2 decides (as a tail from the prefix).
+            found = scan.findall(data, pos, end)
+            settled = found.count(b"")
+            if settled == len(found):
+                return settled
+            prefix = self._prefix
+            return settled + self._count_by_tails([prefix + t for t in found if t])
         if self._re2 is None or self.span_group:
             return sum(1 for _ in self.lines(data, pos, end, eol))
         # One engine call per counted line and nothing else in Python: the match's end, then
@@ -605,13 +636,13 @@ class Regex:
                 break
         return n
 
-    def _count_by_tails(self, data: bytes, pos: int, end: int, prefix: bytes) -> int:
-        """count_lines for a pattern every match of which begins with ``prefix``: a line
-        matches exactly when its tail from the prefix's first occurrence does.  One ``re``
-        scan (a literal then the rest of its line: no backtracking) gathers the tails; one
-        RE2 call then checks the longest run of matching tails, so the calls are one plus
-        one per tail that does not match (each verified by the pattern itself)."""
-        tails = _literal_line_scanner(prefix, b"\n").findall(data, pos, end)
+    def _count_by_tails(self, tails: list[bytes]) -> int:
+        """count_lines for a pattern every match of which begins with the prefix literal:
+        a line matches exactly when its tail from the prefix's first occurrence does (a
+        ``tail``, newline included).  One ``re`` scan (a literal then the rest of its line:
+        no backtracking) gathers the tails; one RE2 call then checks the longest run of
+        matching tails, so the calls are one plus one per tail that does not match (each
+        verified by the pattern itself)."""
         if not tails:
             return 0
         buf = b"".join(tails)

@@ -13,10 +13,13 @@ for long.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from vshell.text.regex.ast import Assert, Cat, Lit, Node, Range, Repeat, Set
 
 MAX_SUBJECT = 64 * 1024
+AtomT = TypeVar("AtomT", str, bytes)
 
 
 def _char(cp: int) -> str:
@@ -110,5 +113,93 @@ def compile_linear(
     flags = re.DOTALL | (re.IGNORECASE if icase else 0) | (0 if utf8 else re.ASCII)
     try:
         return re.compile("".join(out), flags)
+    except (re.error, OverflowError):
+        return None
+
+
+# -- one anchored attempt (the rest of a pattern after its prefix literal)
+
+
+def _single_repeat(items: list[Node]) -> bool:
+    """Whether ``items`` are single-character atoms with at most one unbounded repeat of an
+    atom (``[a-z]*r``): an anchored attempt then backtracks only within that one repeat,
+    so it costs O(subject x pattern).  (``re.search`` makes an attempt at every position,
+    which for the same shape can be quadratic: only ever *one* attempt is made.)"""
+    repeats = 0
+    for item in items:
+        if isinstance(item, Repeat):
+            if item.hi is not None or item.lo > 1 or not isinstance(item.node, Lit | Set):
+                return False
+            repeats += 1
+        elif not isinstance(item, Lit | Set):
+            return False
+    return repeats <= 1
+
+
+def _attempt_parts(
+    items: list[Node], atom: Callable[[Node], AtomT | None],
+) -> list[tuple[AtomT, str]] | None:
+    """Each item's atom (by ``atom``) with its quantifier (``""``, ``"*"``, ``"+"``), or
+    None when the items do not fit one linear attempt or an atom cannot be said."""
+    if not _single_repeat(items):
+        return None
+    parts = []
+    for item in items:
+        rep = item if isinstance(item, Repeat) else None
+        got = atom(item if rep is None else rep.node)
+        if got is None:
+            return None
+        parts.append((got, "" if rep is None else "+" if rep.lo else "*"))
+    return parts
+
+
+def compile_attempt(items: list[Node], *, utf8: bool) -> re.Pattern[str] | None:
+    """A ``re`` pattern for ``items`` (str subjects, no record terminator) to be tried once
+    with ``.match`` where the prefix literal before them first occurs, or None.  A success
+    is a match of the whole pattern; a failure proves nothing (a later occurrence may
+    match), so the caller then asks RE2."""
+    parts = _attempt_parts(items, lambda node: _atom(node, utf8, None))
+    if parts is None:
+        return None
+    try:
+        return re.compile("".join(a + q for a, q in parts), re.DOTALL | (0 if utf8 else re.ASCII))
+    except (re.error, OverflowError):
+        return None
+
+
+def _byte_atom(node: Node, utf8: bool) -> bytes | None:
+    """``node`` as a bytes-``re`` atom for one character that is one byte and never the
+    newline: ASCII in UTF-8 (a multibyte character or a negated set would be matched by
+    bytes, not characters), any byte in the C locale."""
+    top = 0x7F if utf8 else 0xFF
+    if isinstance(node, Lit):
+        if node.cp > top or node.cp == 0x0A:
+            return None
+        return re.escape(bytes([node.cp]))
+    if not isinstance(node, Set) or (node.negate and utf8):
+        return None
+    ranges = _without(node.ranges, 0x0A) if not node.negate else node.ranges
+    if not ranges or any(hi > top for _, hi in ranges):
+        return None
+    body = b"".join(
+        re.escape(bytes([lo])) if lo == hi else re.escape(bytes([lo])) + b"-" + re.escape(
+            bytes([hi])) for lo, hi in ranges)
+    return b"[^" + body + b"\\n]" if node.negate else b"[" + body + b"]"
+
+
+def compile_first_attempt_lines(
+    prefix: bytes, items: list[Node], *, utf8: bool,
+) -> re.Pattern[bytes] | None:
+    """grep -c's scanner for a pattern ``prefix`` + ``items``: ``findall`` over a buffer of
+    newline-ended lines yields, for each line holding ``prefix``, ``b""`` when one attempt
+    of ``items`` right after the prefix's first occurrence matched (the line matches), else
+    the rest of the line after the prefix with its newline (RE2 decides that line).  Each
+    line costs one attempt, so the scan is linear; None when ``items`` do not fit."""
+    parts = _attempt_parts(items, lambda node: _byte_atom(node, utf8))
+    if parts is None:
+        return None
+    body = b"".join(a + q.encode() for a, q in parts)
+    try:
+        return re.compile(re.escape(prefix) + b"(?:" + body + b"[^\\n]*\\n|([^\\n]*\\n))")
     except (re.error, OverflowError):
         return None

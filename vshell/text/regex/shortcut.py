@@ -10,7 +10,9 @@ of one short awk field or record.  Two facts of the parsed tree often answer for
 
 * a *prefix literal* (``err`` in ``err[a-z]*r``): a line matches exactly when its tail from
   the literal's first occurrence does, so grep -c can gather those tails in one C scan and
-  let one RE2 call check a whole run of them.
+  let one RE2 call check a whole run of them; and when the rest of the pattern is simple
+  enough for one linear ``re`` attempt (:mod:`.linear`), that attempt at the literal's
+  first occurrence settles most lines with no RE2 call at all.
 
 All are sound for any subject and keep matching linear.
 """
@@ -61,6 +63,15 @@ def prefix_literal(tree: Node) -> str | None:
             break
         run.append(chr(item.cp))
     return "".join(run) or None
+
+
+def after_prefix(tree: Node) -> list[Node]:
+    """The concatenated items of ``tree`` after its :func:`prefix_literal` (``[a-z]*r`` of
+    ``err[a-z]*r``): one attempt of them right after the prefix's first occurrence in a
+    subject is often the whole answer (see ``linear.compile_attempt``)."""
+    items = _flat(tree)
+    prefix = prefix_literal(tree)
+    return items[len(prefix) if prefix else 0:]
 
 
 def _text(node: Node) -> str | None:
