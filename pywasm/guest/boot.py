@@ -104,6 +104,14 @@ def main(cfg):
     optimize = opts.get("O", 0)
     kind, value, argv = cfg["kind"], cfg["value"], cfg["argv"]
     try:
+        if kind == "m" and value.partition(".")[0] in ("pip", "ensurepip"):
+            sys.stderr.write(
+                f"{prog}: No module named {value}: packages cannot be installed in the "
+                "sandbox (no network for pip, and the runtime's C extensions are built in).\n"
+                "To use pure-Python packages, install them on the host with "
+                "'pip install --target DIR PACKAGE' and mount DIR at "
+                "/lib/python/site-packages (or put it on PYTHONPATH).\n")
+            raise SystemExit(1)
         if kind == "m":
             import runpy
 
@@ -155,6 +163,9 @@ def main(cfg):
         sys.excepthook(type(e), e, e.__traceback__)
         raise SystemExit(1) from None
     finally:
+        door = sys.modules.get("_vshell_door")
+        if door is not None:  # processes made and never used run as the program ends
+            door._run_pending()
         if opts.get("i"):
             import code as _code
 
@@ -285,15 +296,63 @@ def _checked_chmod(os):
     os.chmod = chmod
 
 
-def _door(source):
-    """Install the door (its code is rendered into the settings, see door.py)."""
+def _door(path):
+    """The door back into the shell (door.py, read from ``path``) installed lazily:
+    ``os.system`` and ``os.popen`` load it when first called, ``subprocess`` is patched as
+    it is imported; a program that starts no process never compiles it."""
+    import os
     import sys
-    import types
 
-    mod = types.ModuleType("_vshell_door")
-    mod.__file__ = "<vshell door>"
-    exec(compile(source, "<vshell door>", "exec"), mod.__dict__)
-    sys.modules["_vshell_door"] = mod
-    mod.install()
+    loaded = []
+
+    def door():
+        if not loaded:
+            import types
+
+            mod = types.ModuleType("_vshell_door")
+            mod.__file__ = path
+            with open(path, "rb") as f:
+                exec(compile(f.read(), path, "exec"), mod.__dict__)
+            sys.modules["_vshell_door"] = mod
+            loaded.append(mod)
+        return loaded[0]
+
+    def system(command):
+        return door().system(command)
+
+    def popen(cmd, mode="r", buffering=-1):
+        return door().popen(cmd, mode, buffering)
+
+    system.__doc__ = "Run the command through the sandbox's shell (sh -c); its wait status."
+    popen.__doc__ = "Open a pipe to or from a command run by the sandbox's shell."
+    os.system, os.popen = system, popen
+
+    class Hook:
+        def find_spec(self, name, path=None, target=None):
+            if name != "subprocess":
+                return None
+            sys.meta_path.remove(self)
+            import importlib.util
+
+            spec = importlib.util.find_spec(name)
+            if spec is None or spec.loader is None:
+                return spec
+            real = spec.loader
+
+            class Loader:
+                def create_module(self, spec):
+                    return real.create_module(spec)
+
+                def exec_module(self, module):
+                    real.exec_module(module)
+                    door().patch_subprocess(module)
+
+            spec.loader = Loader()
+            return spec
+
+    if "subprocess" in sys.modules:
+        door().patch_subprocess(sys.modules["subprocess"])
+    else:
+        sys.meta_path.insert(0, Hook())
 
 

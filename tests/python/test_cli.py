@@ -176,3 +176,11 @@ def test_split_command_line() -> None:
     line = split_command_line(["-cprint(1)"])
     assert (line.kind, line.value) == ("c", "print(1)")
     assert split_command_line(["-c"]).kind is None
+
+
+def test_pip_says_packages_cannot_be_installed(fs) -> None:
+    for args in (["-m", "pip", "install", "requests"], ["-m", "ensurepip"]):
+        ran = py(fs, args)
+        assert ran.status == 1 and ran.stdout == b""
+        assert b"packages cannot be installed in the sandbox" in ran.stderr
+        assert b"/lib/python/site-packages" in ran.stderr

@@ -87,9 +87,11 @@ def run(inv: Any, options: list[str], kind: str | None, value: str | None,
     the user's spelling of the script)."""
     from vshell.python import door, runtime
 
+    has_door = inv.run_command is not None
     args = guest_argv(inv.name, inv.dir, options, kind, value, argv, line_buffered(inv.python),
-                      door.guest_source())
-    return runtime.run(inv, args, dict(inv.env), {}, memory_limit(inv.python))
+                      door.GUEST_PATH if has_door else None)
+    files = {door.GUEST_PATH: door.guest_source()} if has_door else {}
+    return runtime.run(inv, args, dict(inv.env), files, memory_limit(inv.python))
 
 
 def prewarm() -> None:

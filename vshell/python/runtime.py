@@ -375,6 +375,10 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
                           f"({budget.limit()} bytes) leaves {budget.available()} bytes")
     wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files, stdlib.layers()))
     wasi.memory_hold = hold
+    if getattr(inv, "run_command", None) is not None:
+        from vshell.python import door
+
+        wasi.door = door.handler(inv)
     store = wasmtime.Store(rt.engine)
     failure: BaseException | None = None
     prev = getattr(_tls, "run", None)
