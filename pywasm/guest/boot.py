@@ -27,11 +27,14 @@ Tracebacks show the user's frames only, as CPython's would.
 BOOT_FILE = "<vshell>"
 
 
-def main(cfg):
+def main(cfg, code=None):
     import os
     import sys
 
     import __main__
+
+    if code is not None and cfg.get("offer_boot"):
+        _offer(code)
 
     def strip(tb):
         while tb is not None and tb.tb_frame.f_code.co_filename == BOOT_FILE:
@@ -104,6 +107,16 @@ def main(cfg):
     optimize = opts.get("O", 0)
     kind, value, argv = cfg["kind"], cfg["value"], cfg["argv"]
     try:
+        if kind == "interactive":  # no program and a terminal: Python's prompt
+            sys.argv[:] = [""]
+            if not safe:
+                sys.path.insert(0, "")
+            opts["i"] = True
+            banner = "" if opts.get("q") else (
+                f"Python {sys.version} on wasi (vshell sandbox)\n"
+                'Type "help", "copyright", "credits" or "license" for more information.')
+            opts["banner"] = banner
+            return
         if kind == "m" and value.partition(".")[0] in ("pip", "ensurepip"):
             sys.stderr.write(
                 f"{prog}: No module named {value}: packages cannot be installed in the "
@@ -169,7 +182,24 @@ def main(cfg):
         if opts.get("i"):
             import code as _code
 
-            _code.interact(banner="", local=__main__.__dict__, exitmsg="")
+            _code.interact(banner=opts.get("banner", ""), local=__main__.__dict__,
+                           exitmsg="")
+
+
+def _offer(code):
+    """Hand the host this file's compiled code (it asked: it has none cached), so later runs
+    skip compiling it; sent before anything of the user's runs, as the run's first call."""
+    import base64
+    import json
+    import marshal
+
+    try:
+        import _host
+
+        _host.call(json.dumps({"op": "boot", "code": base64.b64encode(
+            marshal.dumps(code)).decode()}).encode())
+    except Exception:  # noqa: BLE001 - only a cache: the run goes on
+        pass
 
 
 def _options(options, prog):

@@ -184,3 +184,17 @@ def test_pip_says_packages_cannot_be_installed(fs) -> None:
         assert ran.status == 1 and ran.stdout == b""
         assert b"packages cannot be installed in the sandbox" in ran.stderr
         assert b"/lib/python/site-packages" in ran.stderr
+
+
+def test_no_program_at_a_terminal_gives_the_prompt(fs) -> None:
+    import io
+
+    class Terminal(io.BytesIO):
+        interactive = True  # what the REPL's terminal input says of itself
+
+    ran = py(fs, [], stdin=Terminal(b"6*7\nx = 5\nprint(x + 1)\n1/0\n"))
+    assert ran.status == 0, ran.stderr
+    assert ran.stdout == b">>> 42\n>>> >>> 6\n>>> >>> "
+    assert ran.stderr.startswith(b"Python 3.15.0") and b"ZeroDivisionError" in ran.stderr
+    ran = py(fs, ["-q"], stdin=Terminal(b"'q'\n"))
+    assert (ran.stdout, ran.stderr) == (b">>> 'q'\n>>> ", b"\n")  # no banner

@@ -128,3 +128,20 @@ def test_no_host_process_is_started(sb: Sandbox, monkeypatch: pytest.MonkeyPatch
                  "print(subprocess.run(['echo', 'ok'], capture_output=True).stdout,"
                  " os.system('true'))")
     assert res.stdout == b"b'ok\\n' 0\n", res.stderr
+
+
+def test_a_program_cannot_plant_the_boot_code(sb: Sandbox) -> None:
+    """The compiled boot code is taken only from a run's boot, as its first request, when
+    vshell asked for it; a program's own request is refused and changes nothing."""
+    from vshell.python import boot_code, door
+
+    before = boot_code()
+    res = py(sb, "import _host, json\n"
+                 "print(_host.call(json.dumps({'op': 'boot', 'code': 'AAAA'}).encode()))")
+    assert res.stdout == b'b\'{"error": "not asked for"}\'\n', res.stderr
+    assert boot_code() == before
+    taken: list[bytes] = []
+    answer = door.handler(None, taken.append)
+    offer = b'{"op": "boot", "code": "AAAA"}'
+    assert answer(offer) == b"{}" and taken == [b"\0\0\0"]
+    assert b"not asked for" in answer(offer) and taken == [b"\0\0\0"]  # only the first call

@@ -37,21 +37,81 @@ class PythonOptions:
 
 
 _boot_source: str | None = None
+_boot_code: bytes | None = None  # boot.py compiled by the guest (marshal), once asked for
+BOOT_CODE_GUEST = "/usr/local/lib/vshell/boot.bin"
 
 
-def boot_code(settings: dict[str, Any]) -> str:
-    """The ``-c`` code vshell hands the reactor: run ``guest/boot.py`` as the module
-    ``_vshell_boot`` and call its ``main`` with ``settings`` (one expression, so no name is
-    bound in ``__main__``)."""
+def _boot_key() -> str:
+    import hashlib
+
+    import pywasm
+
+    src = boot_source().encode()
+    return hashlib.sha256(src + pywasm.PINS[pywasm.binary_name()][1].encode()).hexdigest()[:24]
+
+
+def boot_source() -> str:
     global _boot_source
     if _boot_source is None:
         import pywasm
 
         _boot_source = pywasm.guest_file("boot.py").decode()
-    return (
-        "(lambda m: (exec(compile(" + repr(_boot_source) + ", '<vshell>', 'exec'), m.__dict__),"
-        " m.main(" + repr(settings) + ")))(__import__('types').ModuleType('_vshell_boot'))"
-    )
+    return _boot_source
+
+
+def boot_code() -> bytes | None:
+    """boot.py as the guest compiled it (a sealed file in the private cache), or None.
+
+    Compiling boot.py costs a guest tens of milliseconds; the code is asked of a run's
+    boot itself (before any of the user's code runs, see ``accept_boot_code``), so it is
+    only ever what the pinned runtime made of vshell's own source."""
+    global _boot_code
+    if _boot_code is None:
+        from vshell import cachedir
+        from vshell.python import cache
+
+        folder = cache.cache_dir()
+        if folder is not None:
+            path = folder / f"python-boot-{_boot_key()}.bin"
+            try:
+                sealed = path.read_bytes()
+            except OSError:
+                sealed = None
+            if sealed is not None:
+                _boot_code = cachedir.unseal_bytes(folder, path.name, sealed)
+    return _boot_code
+
+
+def accept_boot_code(code: bytes) -> None:
+    """Keep the compiled boot code a run's boot offered (and seal it into the cache)."""
+    global _boot_code
+    if _boot_code is not None or not code:
+        return
+    _boot_code = code
+    import contextlib
+
+    from vshell import cachedir
+    from vshell.python import cache
+
+    folder = cache.cache_dir()
+    if folder is not None:
+        with contextlib.suppress(Exception):  # only a cache
+            name = f"python-boot-{_boot_key()}.bin"
+            sealed = cachedir.seal_bytes(folder, name, code)
+            if sealed is not None:
+                cache.write_atomic(folder / name, sealed)
+
+
+def boot_stub(settings: dict[str, Any], cached: bool) -> str:
+    """The ``-c`` code vshell hands the reactor: run ``guest/boot.py`` (its cached code, or
+    its source compiled now) as the module ``_vshell_boot`` and call its ``main`` with
+    ``settings`` (one expression, so no name is bound in ``__main__``)."""
+    if cached:
+        code = (f"__import__('marshal').loads(open({BOOT_CODE_GUEST!r}, 'rb').read())")
+    else:
+        code = f"compile({boot_source()!r}, '<vshell>', 'exec')"
+    return ("(lambda m, c: (exec(c, m.__dict__), m.main(" + repr(settings) + ", c)))"
+            "(__import__('types').ModuleType('_vshell_boot'), " + code + ")")
 
 
 def guest_argv(prog: str, cwd: str, options: list[str], kind: str | None, value: str | None,
@@ -66,7 +126,9 @@ def guest_argv(prog: str, cwd: str, options: list[str], kind: str | None, value:
                 "kind": kind or "stdin", "value": value, "argv": argv, "site_dir": SITE_DIR,
                 "line_buffered": line_buffered, "version": pywasm.PYTHON_VERSION,
                 "door": door}
-    return [pywasm.ARGV0, *own, "-c", boot_code(settings), *argv[1:]]
+    cached = boot_code() is not None
+    settings["offer_boot"] = not cached
+    return [pywasm.ARGV0, *own, "-c", boot_stub(settings, cached), *argv[1:]]
 
 
 def memory_limit(options: Any) -> int:
@@ -88,10 +150,16 @@ def run(inv: Any, options: list[str], kind: str | None, value: str | None,
     from vshell.python import door, runtime
 
     has_door = inv.run_command is not None
+    if kind is None and _interactive(inv.stdin):
+        kind = "interactive"
     args = guest_argv(inv.name, inv.dir, options, kind, value, argv, line_buffered(inv.python),
                       door.GUEST_PATH if has_door else None)
     files = {door.GUEST_PATH: door.guest_source()} if has_door else {}
-    return runtime.run(inv, args, dict(inv.env), files, memory_limit(inv.python))
+    code = boot_code()
+    if code is not None:
+        files[BOOT_CODE_GUEST] = code
+    return runtime.run(inv, args, dict(inv.env), files, memory_limit(inv.python),
+                       boot_sink=accept_boot_code if code is None else None)
 
 
 def prewarm() -> None:
@@ -101,6 +169,18 @@ def prewarm() -> None:
     from vshell.python import runtime
 
     runtime.runtime()
+
+
+def _interactive(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal a person types at (the REPL's, marked
+    ``interactive``), looking through the sandbox's stdin wrapper."""
+    for _ in range(3):
+        if stream is None:
+            return False
+        if getattr(stream, "interactive", False) is True:
+            return True
+        stream = getattr(stream, "_raw", None)
+    return False
 
 
 def prepare(args: Sequence[str] = ()) -> int:

@@ -50,16 +50,28 @@ class _Null(io.RawIOBase):
         return len(b)
 
 
-def handler(inv: Any, flush: Callable[[], None] | None = None) -> Callable[[bytes], bytes]:
-    """The door of one guest run of ``inv``: request bytes -> answer bytes."""
+def handler(inv: Any, boot_sink: Callable[[bytes], None] | None = None
+            ) -> Callable[[bytes], bytes]:
+    """The door of one guest run of ``inv``: request bytes -> answer bytes.
+
+    ``boot_sink`` takes the compiled boot code the run's boot offers (``{"op": "boot"}``),
+    accepted only as the run's very first request: the boot sends it before any of the
+    user's code has run, so nothing a program sends is ever taken for it."""
+    calls = [0]
 
     def answer(request: bytes) -> bytes:
+        calls[0] += 1
         try:
             req = json.loads(request)
+            if req.get("op") == "boot":
+                if calls[0] == 1 and boot_sink is not None:
+                    boot_sink(base64.b64decode(req["code"], validate=True))
+                    return b"{}"
+                return json.dumps({"error": "not asked for"}).encode()
             argv = [str(a) for a in req["argv"]]
             if not argv:
                 raise ValueError("empty argv")
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
             return json.dumps({"error": f"bad request: {e}"}).encode()
         return json.dumps(_run(inv, req, argv)).encode()
 

@@ -1,10 +1,12 @@
 """The filesystem the guest sees: the sandbox's VFS, plus vshell's few read-only guest files.
 
-The extra files (``/pyvenv.cfg`` and the rendered ``sitecustomize.py``) exist only for the
-guest; they are found by lookups, shadow nothing the VFS has except those exact paths, and are
-left out of the listing of ``/`` so ``os.listdir('/')`` shows what ``ls /`` shows.  Every other
-path goes to the VFS untouched, so mounts, read-only rules and deny patterns hold as they do for
-every command.  ``/usr`` never reaches here: the guest's own runtime (wasi-vfs) owns it.
+The extra files (the runtime's stdlib zip at ``/usr/local/lib/python315.zip``, matplotlib's
+data beside it, the door's guest half and the compiled boot code under
+``/usr/local/lib/vshell``) exist only for the guest, as layers: they are found by lookups,
+shadow nothing the VFS has except those exact paths, cannot be changed, and are left out of
+the listing of ``/`` so ``os.listdir('/')`` shows what ``ls /`` shows.  Every other path goes
+to the VFS untouched, so mounts, read-only rules and deny patterns hold as they do for every
+command.
 """
 
 from __future__ import annotations

@@ -342,7 +342,8 @@ def _share(budget: Any, memory_limit: int) -> int:
 
 
 def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
-        memory_limit: int = DEFAULT_MEMORY_LIMIT) -> int:
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+        boot_sink: Callable[[bytes], None] | None = None) -> int:
     """Run the guest with ``argv`` for invocation ``inv``; its exit status (0-255).
 
     Raises :class:`~vshell.command.Cancelled` once the guest has stopped if the run's
@@ -375,10 +376,9 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
                           f"({budget.limit()} bytes) leaves {budget.available()} bytes")
     wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files, stdlib.layers()))
     wasi.memory_hold = hold
-    if getattr(inv, "run_command", None) is not None:
-        from vshell.python import door
+    from vshell.python import door
 
-        wasi.door = door.handler(inv)
+    wasi.door = door.handler(inv, boot_sink)
     store = wasmtime.Store(rt.engine)
     failure: BaseException | None = None
     prev = getattr(_tls, "run", None)
