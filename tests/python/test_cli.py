@@ -21,7 +21,7 @@ def test_python_name_too(fs) -> None:
 def test_version(fs) -> None:
     for flag in ("-V", "--version"):
         ran = py(fs, [flag])
-        assert (ran.status, ran.stdout) == (0, b"Python 3.12.0\n")
+        assert (ran.status, ran.stdout) == (0, b"Python 3.15.0\n")
 
 
 def test_exit_statuses(fs) -> None:
@@ -78,10 +78,16 @@ def test_program_from_stdin(fs) -> None:
 
 
 def test_flags_pass_through(fs) -> None:
-    code = "import sys; print(sys.flags.isolated, sys.flags.optimize, sys.warnoptions, end=' ')"
-    code += "; print(sys.flags.utf8_mode)"
-    ran = py(fs, ["-I", "-B", "-u", "-O", "-W", "error", "-X", "utf8", "-c", code])
-    assert ran.stdout == b"1 1 ['error'] 1\n", ran.stderr
+    # The runtime's sys.flags are fixed when it is built (isolated, UTF-8 mode); -O compiles
+    # the program's own code optimised (no asserts, __debug__ false), -W and -X apply.
+    code = "import sys; print(sys.flags.isolated, __debug__, sys.warnoptions, end=' ')"
+    code += "; assert False; print(sys.flags.utf8_mode, sys._xoptions)"
+    ran = py(fs, ["-I", "-B", "-u", "-O", "-W", "error", "-X", "utf8", "-X", "a=b", "-c", code])
+    assert ran.stdout == b"1 False ['error'] 1 {'utf8': True, 'a': 'b'}\n", ran.stderr
+    ran = py(fs, ["-W", "error", "-c", "import warnings; warnings.warn('w')"])
+    assert ran.status == 1 and ran.stderr.endswith(b"UserWarning: w\n"), ran.stderr
+    ran = py(fs, ["-Z", "-c", "pass"])
+    assert ran.status == 2 and ran.stderr.startswith(b"Unknown option: -Z\n")
 
 
 def test_pythonpath_relative_to_cwd(root: Path, fs) -> None:
@@ -170,3 +176,25 @@ def test_split_command_line() -> None:
     line = split_command_line(["-cprint(1)"])
     assert (line.kind, line.value) == ("c", "print(1)")
     assert split_command_line(["-c"]).kind is None
+
+
+def test_pip_says_packages_cannot_be_installed(fs) -> None:
+    for args in (["-m", "pip", "install", "requests"], ["-m", "ensurepip"]):
+        ran = py(fs, args)
+        assert ran.status == 1 and ran.stdout == b""
+        assert b"packages cannot be installed in the sandbox" in ran.stderr
+        assert b"/lib/python/site-packages" in ran.stderr
+
+
+def test_no_program_at_a_terminal_gives_the_prompt(fs) -> None:
+    import io
+
+    class Terminal(io.BytesIO):
+        interactive = True  # what the REPL's terminal input says of itself
+
+    ran = py(fs, [], stdin=Terminal(b"6*7\nx = 5\nprint(x + 1)\n1/0\n"))
+    assert ran.status == 0, ran.stderr
+    assert ran.stdout == b">>> 42\n>>> >>> 6\n>>> >>> "
+    assert ran.stderr.startswith(b"Python 3.15.0") and b"ZeroDivisionError" in ran.stderr
+    ran = py(fs, ["-q"], stdin=Terminal(b"'q'\n"))
+    assert (ran.stdout, ran.stderr) == (b">>> 'q'\n>>> ", b"\n")  # no banner

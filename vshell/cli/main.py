@@ -71,6 +71,8 @@ options:
   -h, --help                show this help and exit
 
 With no -c and no FILE, vshell reads commands from standard input (a REPL on a terminal).
+`vshell prepare` compiles the Python runtime now (once per machine, about a minute) and
+prints where its cache is.
 `vshell mcp [options]` serves the sandbox over the Model Context Protocol instead (see
 `vshell mcp --help`); run a script file named mcp as ./mcp.
 `vshell changes --overlay DIR` lists the kept changes (A added, M modified, D deleted,
@@ -312,6 +314,10 @@ def _main(argv: list[str] | None = None) -> int:
         from vshell.mcp.main import main as mcp_main
 
         return mcp_main(argv[1:])
+    if argv and argv[0] == "prepare":  # compile the Python runtime now (a script: ./prepare)
+        from vshell.sandbox import prepare_python
+
+        return prepare_python(argv[1:])
     if argv and argv[0] in REVIEW_COMMANDS:  # a script file named like one: ./changes
         from vshell.cli.review import review_main
 

@@ -149,6 +149,8 @@ class TerminalInput:
     keys, so reads wait in short ``select`` slices and check the run's cancel token.
     """
 
+    interactive = True  # a person types here (python3 with no program gives its prompt)
+
     def __init__(self, fd: int, token: CancelToken) -> None:
         self._fd = fd
         self._token = token

@@ -111,8 +111,8 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "jq": (_B + "jq:run", "command-line JSON processor"),
     "yq": (_B + "yq:run", "command-line YAML processor (jq over YAML, as Debian's yq 3)"),
     # --- python ---
-    "python": (_B + "python:run", "run Python 3.12 (WASI) inside the sandbox"),
-    "python3": (_B + "python:run", "run Python 3.12 (WASI) inside the sandbox"),
+    "python": (_B + "python:run", "run Python 3.15 (WASI) inside the sandbox"),
+    "python3": (_B + "python:run", "run Python 3.15 (WASI) inside the sandbox"),
     # --- network ---
     "curl": (_B + "curl:run", "transfer a URL (through the sandbox allow list)"),
     "wget": (_B + "wget:run", "the non-interactive network downloader (allow list applies)"),

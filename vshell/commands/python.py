@@ -1,12 +1,11 @@
-"""``python`` / ``python3``: CPython 3.12 (WASI) seeing exactly the sandbox.
+"""``python`` / ``python3``: CPython 3.15 (WASI) seeing exactly the sandbox.
 
 ``python [OPTIONS] [-c CODE | -m MODULE | FILE | -] [ARGS]``: every option is the guest
 CPython's own (``-u -I -S -E -B -O -W -X``, ``-V``, ``--help`` …) and is passed through as
 given.  The host only finds the program operand: a FILE is handed to the guest as an absolute
 virtual path (the guest starts in "/" and would resolve it there) and ``sys.argv[0]`` keeps
 the user's spelling.  With no program, or ``-``, the guest reads the program from stdin.
-With ``-S`` (no ``site``, so vshell's sitecustomize cannot run) the program is started by a
-small bootstrap instead, which sets the same working directory and ``sys.argv``.
+vshell's boot code inside the guest applies the options and starts the program.
 """
 
 from __future__ import annotations
@@ -101,15 +100,10 @@ def run(inv: Invocation) -> int:
 
     args = list(inv.args)
     line = split_command_line(args)
-    if line.no_site:
-        argv0 = line.value if line.kind == "file" else ("-" if line.kind == "stdin" else "")
-        value = inv.abs(line.value) if line.kind == "file" and line.value else line.value
-        boot = python.nosite_bootstrap(inv.name, inv.dir, line.kind or "stdin", value,
-                                       [argv0 or "", *line.rest],
-                                       python.line_buffered(inv.python))
-        return python.run(inv, [*line.options, "-c", boot])
-    argv0 = None
-    if line.index is not None:
-        argv0 = args[line.index]
-        args[line.index] = inv.abs(argv0)
-    return python.run(inv, args, argv0)
+    value = line.value
+    argv0 = ""
+    if line.kind == "file" and value:
+        argv0, value = value, inv.abs(value)
+    elif line.kind == "stdin":
+        argv0 = "-"
+    return python.run(inv, line.options, line.kind, value, [argv0, *line.rest])

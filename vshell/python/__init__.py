@@ -1,4 +1,4 @@
-"""``python`` inside the sandbox: CPython 3.12 compiled to WASI, run in wasmtime.
+"""``python`` inside the sandbox: CPython 3.15 compiled to WASI, run in wasmtime.
 
 The guest sees exactly the sandbox: the VFS (mounts, read-only rules, deny patterns), the
 invocation's streams and exported environment, and nothing of the host.  This package is
@@ -23,8 +23,9 @@ from typing import Any
 from vshell.records import record
 
 SITE_DIR = "/lib/python/site-packages"  # sbsh's convention: a mount here is a site directory
-GUEST_SITE = "/lib/python3.12/site-packages"  # where /pyvenv.cfg points the guest's site
 DEFAULT_MEMORY_LIMIT = 1 << 30
+# Options the reactor itself handles (-u) or accepts and ignores; the rest are the boot code's.
+REACTOR_OPTIONS = frozenset("u")
 
 
 @record(frozen=True)
@@ -35,29 +36,99 @@ class PythonOptions:
     line_buffered: bool = True
 
 
-def guest_files(cwd: str, argv0: str | None, line_buffered: bool = True) -> dict[str, bytes]:
-    """The files vshell serves inside the guest for one run (see :mod:`pywasm`)."""
+_boot_source: str | None = None
+_boot_code: bytes | None = None  # boot.py compiled by the guest (marshal), once asked for
+BOOT_CODE_GUEST = "/usr/local/lib/vshell/boot.bin"
+
+
+def _boot_key() -> str:
+    import hashlib
+
     import pywasm
 
-    settings = {"cwd": cwd, "argv0": argv0, "site_dir": SITE_DIR,
-                "line_buffered": line_buffered}
-    template = pywasm.guest_file("sitecustomize.py")
-    rendered = template.replace(b"_VSHELL = {}\n", f"_VSHELL = {settings!r}\n".encode(), 1)
-    return {
-        "/pyvenv.cfg": pywasm.guest_file("pyvenv.cfg"),
-        GUEST_SITE + "/sitecustomize.py": rendered,
-    }
+    src = boot_source().encode()
+    return hashlib.sha256(src + pywasm.PINS[pywasm.binary_name()][1].encode()).hexdigest()[:24]
 
 
-def nosite_bootstrap(prog: str, cwd: str, kind: str, value: str | None, argv: list[str],
-                     line_buffered: bool = True) -> str:
-    """The ``-c`` code that starts the program when ``site`` is off (``python -S``)."""
+def boot_source() -> str:
+    global _boot_source
+    if _boot_source is None:
+        import pywasm
+
+        _boot_source = pywasm.guest_file("boot.py").decode()
+    return _boot_source
+
+
+def boot_code() -> bytes | None:
+    """boot.py as the guest compiled it (a sealed file in the private cache), or None.
+
+    Compiling boot.py costs a guest tens of milliseconds; the code is asked of a run's
+    boot itself (before any of the user's code runs, see ``accept_boot_code``), so it is
+    only ever what the pinned runtime made of vshell's own source."""
+    global _boot_code
+    if _boot_code is None:
+        from vshell import cachedir
+        from vshell.python import cache
+
+        folder = cache.cache_dir()
+        if folder is not None:
+            path = folder / f"python-boot-{_boot_key()}.bin"
+            try:
+                sealed = path.read_bytes()
+            except OSError:
+                sealed = None
+            if sealed is not None:
+                _boot_code = cachedir.unseal_bytes(folder, path.name, sealed)
+    return _boot_code
+
+
+def accept_boot_code(code: bytes) -> None:
+    """Keep the compiled boot code a run's boot offered (and seal it into the cache)."""
+    global _boot_code
+    if _boot_code is not None or not code:
+        return
+    _boot_code = code
+    import contextlib
+
+    from vshell import cachedir
+    from vshell.python import cache
+
+    folder = cache.cache_dir()
+    if folder is not None:
+        with contextlib.suppress(Exception):  # only a cache
+            name = f"python-boot-{_boot_key()}.bin"
+            sealed = cachedir.seal_bytes(folder, name, code)
+            if sealed is not None:
+                cache.write_atomic(folder / name, sealed)
+
+
+def boot_stub(settings: dict[str, Any], cached: bool) -> str:
+    """The ``-c`` code vshell hands the reactor: run ``guest/boot.py`` (its cached code, or
+    its source compiled now) as the module ``_vshell_boot`` and call its ``main`` with
+    ``settings`` (one expression, so no name is bound in ``__main__``)."""
+    if cached:
+        code = (f"__import__('marshal').loads(open({BOOT_CODE_GUEST!r}, 'rb').read())")
+    else:
+        code = f"compile({boot_source()!r}, '<vshell>', 'exec')"
+    return ("(lambda m, c: (exec(c, m.__dict__), m.main(" + repr(settings) + ", c)))"
+            "(__import__('types').ModuleType('_vshell_boot'), " + code + ")")
+
+
+def guest_argv(prog: str, cwd: str, options: list[str], kind: str | None, value: str | None,
+               argv: list[str], line_buffered: bool = True, door: str | None = None) -> list[str]:
+    """The reactor's argv for ``prog OPTIONS <program> ARGS``: the options it knows, then
+    vshell's boot code, which handles the rest (see ``pywasm/guest/boot.py``)."""
     import pywasm
 
-    settings = {"prog": prog, "cwd": cwd, "kind": kind, "value": value, "argv": argv,
-                "line_buffered": line_buffered}
-    template = pywasm.guest_file("nosite.py").decode()
-    return template.replace("_VSHELL = {}\n", f"_VSHELL = {settings!r}\n", 1)
+    own = [o for o in options if o.startswith("-") and not o.startswith("--")
+           and len(o) > 1 and set(o[1:]) <= REACTOR_OPTIONS]
+    settings = {"prog": prog, "cwd": cwd, "options": [o for o in options if o not in own],
+                "kind": kind or "stdin", "value": value, "argv": argv, "site_dir": SITE_DIR,
+                "line_buffered": line_buffered, "version": pywasm.PYTHON_VERSION,
+                "door": door}
+    cached = boot_code() is not None
+    settings["offer_boot"] = not cached
+    return [pywasm.ARGV0, *own, "-c", boot_stub(settings, cached), *argv[1:]]
 
 
 def memory_limit(options: Any) -> int:
@@ -69,22 +140,76 @@ def line_buffered(options: Any) -> bool:
     return bool(getattr(options, "line_buffered", True))
 
 
-def run(inv: Any, args: Sequence[str], argv0: str | None = None) -> int:
-    """Run the guest as ``<inv.name> ARGS`` for ``inv``; returns its exit status.
+def run(inv: Any, options: list[str], kind: str | None, value: str | None,
+        argv: list[str]) -> int:
+    """Run the guest as ``<inv.name> OPTIONS <program> ARGS`` for ``inv``; its exit status.
 
-    ``argv0`` is what ``sys.argv[0]`` should read when ARGS name the script by an absolute
-    path that the user spelled differently."""
-    from vshell.python import runtime
+    ``kind`` is "c", "m", "file" (``value`` an absolute virtual path), "stdin" or None (no
+    program: read it from stdin); ``argv`` is what ``sys.argv`` should read (its first item
+    the user's spelling of the script)."""
+    from vshell.python import door, runtime
 
-    argv = [inv.name, *args]
-    files = guest_files(inv.dir, argv0, line_buffered(inv.python))
-    return runtime.run(inv, argv, dict(inv.env), files, memory_limit(inv.python))
+    has_door = inv.run_command is not None
+    if kind is None and _interactive(inv.stdin):
+        kind = "interactive"
+    args = guest_argv(inv.name, inv.dir, options, kind, value, argv, line_buffered(inv.python),
+                      door.GUEST_PATH if has_door else None)
+    files = {door.GUEST_PATH: door.guest_source()} if has_door else {}
+    code = boot_code()
+    if code is not None:
+        files[BOOT_CODE_GUEST] = code
+    return runtime.run(inv, args, dict(inv.env), files, memory_limit(inv.python),
+                       boot_sink=accept_boot_code if code is None else None)
 
 
 def prewarm() -> None:
     """Load the runtime now (import wasmtime, map or compile the module, link the WASI
     imports), e.g. in a background thread when a sandbox starts, so the first ``python``
-    does not pay for it.  Compiling, on a machine's very first run, takes a few seconds."""
+    does not pay for it.  Compiling, on a machine's very first run, takes about a minute."""
     from vshell.python import runtime
 
     runtime.runtime()
+
+
+def _interactive(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal a person types at (the REPL's, marked
+    ``interactive``), looking through the sandbox's stdin wrapper."""
+    for _ in range(3):
+        if stream is None:
+            return False
+        if getattr(stream, "interactive", False) is True:
+            return True
+        stream = getattr(stream, "_raw", None)
+    return False
+
+
+def prepare(args: Sequence[str] = ()) -> int:
+    """``vshell prepare``: load the runtime now (compiling it when no cache has it yet, about
+    a minute) and print where the compiled module is cached; its exit status."""
+    import sys
+    import time
+
+    if args:
+        sys.stderr.write("usage: vshell prepare\n")
+        return 2
+    from vshell.python import runtime, stdlib
+
+    def notify() -> None:
+        sys.stderr.write(runtime.COMPILE_NOTICE)
+        sys.stderr.flush()
+
+    start = time.monotonic()
+    try:
+        stdlib.source()
+        runtime.runtime(notify)
+    except Exception as e:  # noqa: BLE001 - a missing or altered runtime: say so
+        sys.stderr.write(f"vshell: prepare: {e}\n")
+        return 1
+    path = runtime.artifact_path()
+    took = time.monotonic() - start
+    if path is None:
+        sys.stdout.write(f"no private cache directory: the runtime compiles in every process "
+                         f"(took {took:.1f}s)\n")
+    else:
+        sys.stdout.write(f"{path}\n")
+    return 0

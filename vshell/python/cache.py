@@ -15,6 +15,7 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 STALE_AFTER = 86400.0  # seconds: other artifacts untouched this long are pruned
@@ -39,6 +40,27 @@ def seal(path: Path) -> None:
     from vshell.cachedir import seal_file
 
     seal_file(path)
+
+
+@contextlib.contextmanager
+def locked(path: Path | None) -> Iterator[None]:
+    """Hold the cache's compile lock (an exclusive ``flock`` on a file beside ``path``)."""
+    if path is None:
+        yield
+        return
+    try:
+        fd = os.open(path.parent / ".compile.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_CLOEXEC, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def key(*parts: str) -> str:

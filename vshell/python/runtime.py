@@ -33,10 +33,13 @@ from vshell.python.wasi import Fault, Stop, Wasi, WasiError
 from vshell.vfs.memory import Hold
 
 TICK = 0.01
-ARTIFACT_FORMAT = "vshell-python-1"
-COMPILE_NOTICE = "vshell: compiling the Python runtime (first run only)…\n"
+ARTIFACT_FORMAT = "vshell-python-2"
+COMPILE_NOTICE = "vshell: compiling the Python runtime once; this takes a minute\n"
 DEFAULT_MEMORY_LIMIT = 1 << 30
-MIN_MEMORY_LIMIT = 16 << 20  # the guest's memory starts at 10 MiB
+MIN_MEMORY_LIMIT = 48 << 20  # the snapshot's memory starts at 40 MiB
+# The engine's settings; the compiled artifact depends on them, so they are part of its key.
+# The runtime is built with WebAssembly exception handling (C++ exceptions in its packages).
+ENGINE_FLAGS = "epoch_interruption=1,wasm_exceptions=1"
 
 _tls = threading.local()
 _lock = threading.Lock()
@@ -104,37 +107,68 @@ def _wasmtime_id() -> str:
     return f"{_ffi.filename}:{lib.st_size}:{lib.st_mtime_ns}:{lib.st_ino}"
 
 
+def artifact_path() -> Any:
+    """Where the compiled module is cached (None: no private cache directory)."""
+    import pywasm
+
+    name = pywasm.binary_name()
+    digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.PINS[name][1], ENGINE_FLAGS,
+                       platform.machine())
+    folder = cache.cache_dir()
+    stem = "python-" + pywasm.PYTHON_VERSION + ("" if name == pywasm.SNAPSHOT else "-plain")
+    return folder / f"{stem}-{digest}.cwasm" if folder else None
+
+
+def _load_cached(engine: Any, path: Any) -> Any:
+    """The module from a cache file vshell itself wrote (its seal checks out), else None.
+
+    Native code is loaded only from such a file, and through the fd, so the file checked
+    is the file mapped; one that fails to load is removed (and rebuilt by the caller)."""
+    import wasmtime
+
+    fd = cache.open_sealed(path)
+    if fd is None:
+        return None
+    try:
+        where = f"/proc/self/fd/{fd}" if os.path.exists("/proc/self/fd") else str(path)
+        return wasmtime.Module.deserialize_file(engine, where)
+    except Exception:  # noqa: BLE001 - a stale or damaged artifact: rebuild it
+        cache.remove(path)
+        return None
+    finally:
+        os.close(fd)
+
+
 def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
-    """The compiled guest: from the private cache, or compiled (and cached) now."""
+    """The compiled guest: from the private cache, or compiled (and cached) now.
+
+    Compiling takes about a minute, so processes starting at once compile it once: the
+    first takes the cache's lock file and the others wait on it, then load its artifact."""
     import wasmtime
 
     import pywasm
 
-    digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.WASM_SHA256,
-                       "epoch_interruption=1", platform.machine())
-    folder = cache.cache_dir()
-    path = folder / f"python-{pywasm.PYTHON_VERSION}-{digest}.cwasm" if folder else None
+    path = artifact_path()
     if path is not None:
-        # Native code is loaded only from a file vshell itself wrote (its seal checks out);
-        # through the fd, so the file checked is the file mapped.
-        fd = cache.open_sealed(path)
-        if fd is not None:
-            try:
-                where = f"/proc/self/fd/{fd}" if os.path.exists("/proc/self/fd") else str(path)
-                return wasmtime.Module.deserialize_file(engine, where)
-            except Exception:  # noqa: BLE001 - a stale or damaged artifact: rebuild it
-                cache.remove(path)
-            finally:
-                os.close(fd)
-    data = pywasm.read_verified()
-    notify()
-    module = wasmtime.Module(engine, data)
-    if path is not None:
-        with contextlib.suppress(Exception):  # no cache this time; the run still works
-            cache.write_atomic(path, module.serialize())
-            cache.seal(path)
-            cache.prune(path.parent, "python-*.cwasm", path)
-            cache.prune(path.parent, "python-*.cwasm.seal", path.with_name(path.name + ".seal"))
+        module = _load_cached(engine, path)
+        if module is not None:
+            return module
+    with cache.locked(path):
+        if path is not None:
+            module = _load_cached(engine, path)  # another process compiled it meanwhile
+            if module is not None:
+                return module
+        data = pywasm.read_verified()
+        notify()
+        module = wasmtime.Module(engine, data)
+        del data
+        if path is not None:
+            with contextlib.suppress(Exception):  # no cache this time; the run still works
+                cache.write_atomic(path, module.serialize())
+                cache.seal(path)
+                cache.prune(path.parent, "python-*.cwasm", path)
+                cache.prune(path.parent, "python-*.cwasm.seal",
+                            path.with_name(path.name + ".seal"))
     return module
 
 
@@ -206,6 +240,7 @@ class Runtime:
 
         config = wasmtime.Config()
         config.epoch_interruption = True
+        config.wasm_exceptions = True
         self.engine = wasmtime.Engine(config)
         self.module = _load_module(self.engine, notify)
         self.linker = wasmtime.Linker(self.engine)
@@ -214,7 +249,10 @@ class Runtime:
             ty = imp.type
             params = [str(p) for p in ty.params]
             fmt = "<" + "".join("I12x" if p == "i32" else "Q8x" for p in params)
-            method = getattr(Wasi, imp.name or "", None) or Wasi.unsupported
+            if imp.module == "host" and imp.name == "call":
+                method = Wasi.host_call
+            else:
+                method = getattr(Wasi, imp.name or "", None) or Wasi.unsupported
             cb = _host_function(method, fmt, len(params), bool(ty.results))
             self._keep += [ty, cb]
             module_name = (imp.module or "").encode()
@@ -249,6 +287,39 @@ def runtime(notify: Callable[[], None] = lambda: None) -> Runtime:
     return _runtime
 
 
+_FAR = 10.0 * 365 * 86400  # seconds: a deadline nothing reaches while the runtime loads
+
+
+def _runtime_outside_deadline(token: Any, notify: Callable[[], None]) -> Runtime:
+    """Build the runtime without charging the run for it: loading takes milliseconds, but the
+    first compile on a machine takes about a minute, which no script's timeout should pay.
+
+    While it loads, the run's deadline (and the CLI's SIGALRM watchdog, if one is armed) is
+    pushed out of reach, so nothing reading the token meanwhile sees a timeout; afterwards
+    both are put back, later by the time the load took.  A cancel still stops the run as
+    soon as the runtime is there."""
+    import signal
+
+    start = time.monotonic()
+    alarm = getattr(signal, "alarm", None)
+    left = 0
+    if alarm is not None:
+        with contextlib.suppress(ValueError, OSError):
+            left = alarm(0)
+    postpone = getattr(token, "postpone", None)
+    if postpone is not None:
+        postpone(_FAR)
+    try:
+        return runtime(notify)
+    finally:
+        spent = time.monotonic() - start
+        if postpone is not None:
+            postpone(spent - _FAR)
+        if left and alarm is not None:
+            with contextlib.suppress(ValueError, OSError):
+                alarm(left + int(spent + 0.999))
+
+
 def _shutdown() -> None:
     global _runtime
     rt, _runtime = _runtime, None
@@ -259,9 +330,8 @@ def _shutdown() -> None:
 def _share(budget: Any, memory_limit: int) -> int:
     """The guest's own cap: its limit, but no more than the sandbox's budget has left now.
 
-    A lone guest then gets ``MemoryError`` from a refused ``memory.grow``, as before;
-    guests running side by side are held to the one budget by the charge taken on each
-    epoch tick (see ``Wasi.should_stop``)."""
+    A guest gets ``MemoryError`` from a refused ``memory.grow`` past it; the cap is held
+    from the budget while the guest runs (see ``run``), so guests side by side share it."""
     room = budget.available() if budget is not None else None
     if room is None:
         return memory_limit
@@ -272,7 +342,8 @@ def _share(budget: Any, memory_limit: int) -> int:
 
 
 def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
-        memory_limit: int = DEFAULT_MEMORY_LIMIT) -> int:
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+        boot_sink: Callable[[bytes], None] | None = None) -> int:
     """Run the guest with ``argv`` for invocation ``inv``; its exit status (0-255).
 
     Raises :class:`~vshell.command.Cancelled` once the guest has stopped if the run's
@@ -286,15 +357,28 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
             inv.stderr.write(COMPILE_NOTICE.encode())
             inv.stderr.flush()
 
-    rt = runtime(notify)
+    rt = _runtime if _runtime is not None else _runtime_outside_deadline(inv.cancel, notify)
     inv.cancel.check()
     if memory_limit < MIN_MEMORY_LIMIT:
         raise Exit(1, f"memory limit too small: {memory_limit} bytes (minimum {MIN_MEMORY_LIMIT})")
     budget = getattr(inv.python, "memory_budget", None)
     memory_limit = _share(budget, memory_limit)
-    wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files))
+    from vshell.python import stdlib
+
+    hold = None
     if budget is not None:
-        wasi.memory_hold = Hold(budget)
+        # The guest holds its whole cap from the sandbox's budget while it runs: a guest can
+        # touch hundreds of MiB in one instruction (memory.fill after memory.grow), before
+        # any epoch tick could charge it, so guests side by side must not overcommit.
+        hold = Hold(budget)
+        if not hold.resize(memory_limit):
+            raise Exit(1, f"cannot allocate memory: the sandbox's memory limit "
+                          f"({budget.limit()} bytes) leaves {budget.available()} bytes")
+    wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files, stdlib.layers()))
+    wasi.memory_hold = hold
+    from vshell.python import door
+
+    wasi.door = door.handler(inv, boot_sink)
     store = wasmtime.Store(rt.engine)
     failure: BaseException | None = None
     prev = getattr(_tls, "run", None)
@@ -309,8 +393,17 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
             instance = rt.pre.instantiate(store)
             exports = instance.exports(store)
             wasi.bind_memory(exports["memory"]._memory, _native.as_void(store._context()))
+            wasi.bind_exports(store, exports)
             try:
-                exports["_start"](store)
+                # the reactor protocol: _initialize when exported (the snapshot has run it
+                # already), then run, which reads argv and the environment and returns the
+                # exit status (sys.exit and os._exit still end it through proc_exit)
+                start = exports.get("_initialize") if hasattr(exports, "get") else None
+                if start is not None:
+                    start(store)
+                status = exports["run"](store)
+                if wasi.exit_code is None and isinstance(status, int):
+                    wasi.exit_code = status
             except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
                 failure = e
         finally:

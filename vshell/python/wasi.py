@@ -34,6 +34,10 @@ IO_CAP = 64 << 20  # bytes moved by one read/write call at most (a short count b
 PATH_MAX = 4096
 
 
+NO_HOST = -1  # no door here
+HOST_FAULT = -2  # a bad request or answer
+
+
 class Stop(Exception):
     """Unwind the guest now (its exit status or stop reason is already recorded)."""
 
@@ -129,6 +133,10 @@ class Wasi:
         # (set by the runtime); the size that budget refused, once it has
         self.memory_hold: Any = None
         self.memory_refused = 0
+        # the door back into the shell: request bytes -> response bytes (None: a fault)
+        self.door: Any = None
+        self._store: Any = None
+        self._alloc: Any = None
 
     # --- plumbing ---------------------------------------------------------------------
     def bind_memory(self, memory: Any, context: int) -> None:
@@ -715,6 +723,39 @@ class Wasi:
         if oflags & abi.O_TRUNC:
             return fs.open(path, "w+b" if want_read else "wb")
         return fs.open(path, "r+b")
+
+    # --- the door back into the shell (host::call) -------------------------------------------
+    def bind_exports(self, store: Any, exports: Any) -> None:
+        """Remember the store and the exports ``host::call`` answers through (host_alloc)."""
+        self._store = store
+        self._alloc = exports["host_alloc"] if "host_alloc" in exports else None
+
+    def host_call(self, caller: int, ptr: int, length: int, out_ptr: int, out_len: int) -> int:
+        """``host::call(ptr, len, *out_ptr, *out_len)``: one request, one response.
+
+        The guest passes its request's bytes; the answer is written into memory the guest's
+        ``host_alloc`` export hands out, and its address and length into the two out
+        pointers.  0 is success, -1 "no host" (no door here), -2 a fault."""
+        door = self.door
+        if door is None or self._alloc is None:
+            return NO_HOST
+        mv = self.view(caller)
+        if ptr + length > len(mv) or out_ptr + 4 > len(mv) or out_len + 4 > len(mv):
+            return HOST_FAULT
+        request = bytes(mv[ptr : ptr + length])
+        self._mv = None  # the door may run guests of its own; nothing cached survives it
+        response = door(request)
+        if response is None:
+            return HOST_FAULT
+        self.check()
+        where = self._alloc(self._store, len(response)) & 0xFFFFFFFF
+        mv = self.view(caller)
+        if not where or where + len(response) > len(mv):
+            return HOST_FAULT
+        self._put(mv, where, response)
+        abi.U32.pack_into(mv, out_ptr, where)
+        abi.U32.pack_into(mv, out_len, len(response))
+        return 0
 
     # --- sockets: there are none ----------------------------------------------------------
     def sock_accept(self, caller: int, *args: int) -> int:
