@@ -149,3 +149,14 @@ def test_block_buffered_option(fs) -> None:
     assert out.getvalue() == b""  # CPython's own block buffering: unflushed output is lost
     ran = py(fs, ["-c", "print('a'); print('b')"], options=PythonOptions(line_buffered=False))
     assert ran.stdout == b"a\nb\n"
+
+
+def test_four_guests_in_one_pipeline_share_the_default_budget() -> None:
+    """Each guest holds its cap from the sandbox's 2 GiB budget while it runs; a first guest
+    that took all the room would refuse the later stages of a pipeline of guests."""
+    from vshell import Sandbox
+
+    step = "python3 -c 'import sys; print(int(sys.stdin.read()) + 1)'"
+    with Sandbox(timeout=300) as sb:
+        r = sb.exec("python3 -c 'print(1)' | " + " | ".join([step] * 3))
+    assert (r.stdout, r.stderr, r.exit_code) == (b"4\n", b"", 0)

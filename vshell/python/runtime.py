@@ -37,6 +37,7 @@ ARTIFACT_FORMAT = "vshell-python-2"
 COMPILE_NOTICE = "vshell: compiling the Python runtime once; this takes a minute\n"
 DEFAULT_MEMORY_LIMIT = 1 << 30
 MIN_MEMORY_LIMIT = 48 << 20  # the snapshot's memory starts at 40 MiB
+SMALL_SHARE = 256 << 20  # a guest's share when the budget runs low (see _share)
 # The engine's settings; the compiled artifact depends on them, so they are part of its key.
 # The runtime is built with WebAssembly exception handling (C++ exceptions in its packages).
 ENGINE_FLAGS = "epoch_interruption=1,wasm_exceptions=1"
@@ -328,17 +329,21 @@ def _shutdown() -> None:
 
 
 def _share(budget: Any, memory_limit: int) -> int:
-    """The guest's own cap: its limit, but no more than the sandbox's budget has left now.
+    """The guest's own cap: its limit, but no more than half of what the sandbox's budget
+    has left now (at least ``SMALL_SHARE``, or all that is left if less).
 
     A guest gets ``MemoryError`` from a refused ``memory.grow`` past it; the cap is held
-    from the budget while the guest runs (see ``run``), so guests side by side share it."""
+    from the budget while the guest runs (see ``run``), so guests side by side share it.
+    Half, not all: the stages of ``python3 … | python3 … | python3 …`` start together, and
+    a first guest that took the whole room would leave none for the next (with the 2 GiB
+    default: 1 GiB, 512 MiB, 256 MiB, 256 MiB for four guests at once)."""
     room = budget.available() if budget is not None else None
     if room is None:
         return memory_limit
     if room < MIN_MEMORY_LIMIT:
         raise Exit(1, f"cannot allocate memory: the sandbox's memory limit "
                       f"({budget.limit()} bytes) leaves {room} bytes")
-    return min(memory_limit, room)
+    return min(memory_limit, max(room // 2, min(room, SMALL_SHARE)))
 
 
 def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
