@@ -159,4 +159,4 @@ def test_four_guests_in_one_pipeline_share_the_default_budget() -> None:
     step = "python3 -c 'import sys; print(int(sys.stdin.read()) + 1)'"
     with Sandbox(timeout=300) as sb:
         r = sb.exec("python3 -c 'print(1)' | " + " | ".join([step] * 3))
-    assert (r.stdout, r.stderr, r.exit_code) == (b"4\n", b"", 0)
+    assert (r.stdout, r.stderr.decode(), r.exit_code) == (b"4\n", "", 0)

@@ -38,6 +38,7 @@ COMPILE_NOTICE = "vshell: compiling the Python runtime once; this takes a minute
 DEFAULT_MEMORY_LIMIT = 1 << 30
 MIN_MEMORY_LIMIT = 48 << 20  # the snapshot's memory starts at 40 MiB
 SMALL_SHARE = 256 << 20  # a guest's share when the budget runs low (see _share)
+_RESERVING = threading.Lock()  # one guest at a time takes its share (see _reserve)
 # The engine's settings; the compiled artifact depends on them, so they are part of its key.
 # The runtime is built with WebAssembly exception handling (C++ exceptions in its packages).
 ENGINE_FLAGS = "epoch_interruption=1,wasm_exceptions=1"
@@ -346,6 +347,24 @@ def _share(budget: Any, memory_limit: int) -> int:
     return min(memory_limit, max(room // 2, min(room, SMALL_SHARE)))
 
 
+def _reserve(budget: Any, memory_limit: int) -> tuple[int, Hold | None]:
+    """The guest's cap (see ``_share``) and the hold that takes it from the budget.
+
+    The guest holds its whole cap while it runs: a guest can touch hundreds of MiB in one
+    instruction (memory.fill after memory.grow), before any epoch tick could charge it, so
+    guests side by side must not overcommit.  Share and hold are taken under one lock, or
+    the stages of a pipeline of guests, starting together, would all see the same room."""
+    if budget is None:
+        return memory_limit, None
+    with _RESERVING:
+        cap = _share(budget, memory_limit)
+        hold = Hold(budget)
+        if not hold.resize(cap):
+            raise Exit(1, f"cannot allocate memory: the sandbox's memory limit "
+                          f"({budget.limit()} bytes) leaves {budget.available()} bytes")
+    return cap, hold
+
+
 def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
         boot_sink: Callable[[bytes], None] | None = None) -> int:
@@ -367,18 +386,9 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     if memory_limit < MIN_MEMORY_LIMIT:
         raise Exit(1, f"memory limit too small: {memory_limit} bytes (minimum {MIN_MEMORY_LIMIT})")
     budget = getattr(inv.python, "memory_budget", None)
-    memory_limit = _share(budget, memory_limit)
+    memory_limit, hold = _reserve(budget, memory_limit)
     from vshell.python import stdlib
 
-    hold = None
-    if budget is not None:
-        # The guest holds its whole cap from the sandbox's budget while it runs: a guest can
-        # touch hundreds of MiB in one instruction (memory.fill after memory.grow), before
-        # any epoch tick could charge it, so guests side by side must not overcommit.
-        hold = Hold(budget)
-        if not hold.resize(memory_limit):
-            raise Exit(1, f"cannot allocate memory: the sandbox's memory limit "
-                          f"({budget.limit()} bytes) leaves {budget.available()} bytes")
     wasi = Wasi(inv, argv, env, GuestFS(inv.fs, files, stdlib.layers()))
     wasi.memory_hold = hold
     from vshell.python import door
