@@ -890,7 +890,7 @@ class Shell:
             stdout=GuardedOutput(fds.get(1) or sio.ClosedStream()),
             stderr=fds.get(2) or sio.ClosedStream(),
             env=env,
-            fs=self.ctx.fs.bind(fds, umask=self.state.umask),
+            fs=self.ctx.fs.bind(fds, umask=self.state.umask, check=self.ctx.cancel.check),
             cancel=self.ctx.cancel,
             http=self.ctx.http,
             python=self.ctx.python,

@@ -44,7 +44,8 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
     start = fdscope.mark(sh)  # before the redirections: a {fd}> one stays open after
     try:
         try:
-            fds = redirect.apply(sh, cmd.redirects, sh.fds, opened)
+            fds = redirect.apply(sh, cmd.redirects, sh.fds, opened,
+                                 in_shell=_runs_in_shell(sh, argv[0]))
         except BadSubst as e:
             sh.err(str(e))
             return 1
@@ -69,6 +70,14 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         return status
     finally:
         redirect.close_all(opened)
+
+
+def _runs_in_shell(sh: Shell, name: str) -> bool:
+    """Whether bash would run ``name`` without forking: a function or a builtin."""
+    from vshell.interp.builtins import registry as builtins_registry
+
+    return name in sh.state.functions or builtins_registry.lookup(
+        name, builtins_registry.disabled_in(sh.state)) is not None
 
 
 def _set_last_arg(sh: Shell, last: str) -> None:
@@ -175,10 +184,12 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                     raise AbortLine(1) from None
                 return 1
         if cmd.redirects:
+            start = fdscope.mark(sh)
             try:
-                redirect.apply(sh, cmd.redirects, sh.fds, opened)
+                done = redirect.apply(sh, cmd.redirects, sh.fds, opened, in_shell=True)
             except ShellError as e:
                 return _fail(sh, e)
+            sh.fds = fdscope.restore(sh, sh.fds, done, start)
     finally:
         redirect.close_all(opened)
     if sh.last_cmdsub_status is not None:
@@ -425,7 +436,7 @@ def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tupl
             hit[1] += 1
             return ("vshell", None) if hit[0] == VSHELL_COMMAND else ("file", hit[0])
     path = find_in_path(sh, name, "/usr/bin:/bin" if default_path else None)
-    if path is not None:
+    if path is not None and sh.ctx.fs.own_command(path) is None:
         if not default_path:
             table[name] = [path, 1]
         return "file", path
@@ -582,6 +593,9 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
         if not info.st_mode & 0o111:
             sh.err(f"{name}: Permission denied")
             return 126
+        own = fs.own_command(path)
+        if own is not None:  # /usr/bin/ls: vshell's ls, as the file stands for it
+            return exec_argv(sh, [own, *args], {}, fds, env=env)
     else:
         path = find_in_path(sh, name)
         if path is None:
