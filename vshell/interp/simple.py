@@ -575,7 +575,7 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
         except FileNotFoundError as e:
             mapped = _system_path_command(sh, path)
             if mapped is not None:
-                return exec_argv(sh, [mapped, *args], {}, fds, env=env)
+                return _run_own_command(sh, mapped, args, env, fds)
             from vshell.command import describe_oserror
 
             e.filename = name
@@ -595,12 +595,22 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
             return 126
         own = fs.own_command(path)
         if own is not None:  # /usr/bin/ls: vshell's ls, as the file stands for it
-            return exec_argv(sh, [own, *args], {}, fds, env=env)
+            return _run_own_command(sh, own, args, env, fds)
     else:
         path = find_in_path(sh, name)
         if path is None:
             return not_found(sh, name)
     return run_script_file(sh, path, name, args, env, fds)
+
+
+def _run_own_command(sh: Shell, name: str, args: list[str], env: dict[str, str], fds: Fds
+                     ) -> int:
+    """``/usr/bin/NAME``: vshell's command NAME, or the builtin whose program twin it is
+    (echo, test, sh …); never a function called NAME."""
+    cmd = sh.find_command(name)
+    if cmd is None:
+        return _run_twin(sh, name, args, {}, fds)
+    return sh.call(cmd, name, args, env, fds)
 
 
 SYSTEM_BIN_DIRS = frozenset(("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"))
