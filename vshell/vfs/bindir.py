@@ -76,7 +76,7 @@ class CommandDir:
             raise fs_error(errno.EISDIR)
         if mode != "rb":
             raise fs_error(errno.EROFS)
-        return io.BufferedReader(io.BytesIO(command_script(name)))  # type: ignore[arg-type]
+        return io.BufferedReader(io.BytesIO(command_script(name)))
 
     def stat(self, parts: Parts, follow: bool, ctx: Ctx) -> os.stat_result:
         return self._stat_of(self._name(parts, ctx))

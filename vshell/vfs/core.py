@@ -695,7 +695,7 @@ class VFS:
         except OSError as exc:
             raise rename_error(exc, path) from None
         if self._fifos:
-            entries += [(where[-1], "o") for where in self._fifos if where[:-1] == parts]
+            entries += [(where[-1], "o") for where in list(self._fifos) if where[:-1] == parts]
         if self._deny:
             base = join_parts(parts)
             entries = [e for e in entries if not self._deny.matches(join_parts((e[0],), base))]
@@ -898,7 +898,7 @@ class VFS:
         """Remove an empty directory."""
         self._refuse_mount_parent(path, errno.ENOTEMPTY)  # it holds a mount point
         self._dir_spelling_check(path)
-        if any(where[:-1] == self._split(path)[0] for where in self._fifos):
+        if any(where[:-1] == self._split(path)[0] for where in list(self._fifos)):
             raise fs_error(errno.ENOTEMPTY, path)
         try:
             self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
