@@ -230,6 +230,8 @@ SCRIPTS = [
     "umask 022; mkfifo p; mkfifo -m 600 q; stat -c '%A %F' p q; ls -l p | cut -c1-10",
     "mkfifo p; exec 3<> p; echo x >&3; exec 3>&-; mkdir d; mkfifo d/f; rmdir d 2>/dev/null;"
     " echo $?; rm d/f; rmdir d; echo $?",
+    "mkfifo p; mv p q; test -p q && test ! -e p && echo moved; echo x > f; mkfifo r; mv r f;"
+    " test -p f && echo replaced; mkdir d; mv f d; mkfifo s; mv s d/; ls d; ls",
     # `n>&m-` onto a closed n: after a builtin, function or compound command m stays closed
     # (bash's undo list lacks it); a subshell, pipeline or program leaves m open
     *[f"f() {{ :; }}; exec 7>f.txt; {c}; echo w >&7 2>/dev/null && echo open || echo closed"

@@ -377,6 +377,23 @@ class VFS:
         self._fifos.pop(where, None)
         return True
 
+    def _fifo_moved(self, src: str, dst: str) -> bool:
+        """``rename`` of a named pipe: it now lives at ``dst`` (True); False when ``src``
+        is none.  A file at ``dst`` is replaced, as rename(2) does."""
+        sparts, dparts = self._split(src)[0], self._split(dst)[0]
+        where = self._fifo_at(sparts)
+        if where is None:
+            return False
+        self._mount_route(sparts, True)
+        self._mount_route(dparts, True)
+        if self.isdir(dst):
+            raise fs_error(errno.EISDIR)
+        if self.lexists(dst) and self._fifo_at(dparts) is None:
+            self.unlink(dst)
+        target = self._split(self.realpath(join_parts(dparts[:-1])))[0] + dparts[-1:]
+        self._fifos[target] = self._fifos.pop(where)
+        return True
+
     def mount_for(self, path: str) -> tuple[Mount, str]:
         """The mount serving ``path`` and the path inside it (``/`` for its root)."""
         parts, _ = self._split(path)
@@ -1101,6 +1118,8 @@ class VFS:
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
         try:
+            if self._fifo_moved(src, dst):
+                return
             self._dir_spelling_check(src)
             if self._split(dst)[1] and not self._dir_spelling_check(dst):
                 if not st.S_ISDIR(self._stat(join_parts(self._split(src)[0]), False).st_mode):
