@@ -553,7 +553,8 @@ class VFS:
                 return self._dev_open(parts[1:], mode, path)
             fifo = self._fifo_at(parts)
             if fifo is not None and not trailing:
-                return self._fifos[fifo].open(mode, self._cancel_check)  # type: ignore[return-value]
+                end = self._fifos[fifo].open(mode, path, self._cancel_check)
+                return end  # type: ignore[return-value]
             if trailing:
                 if mode[0] in "wax":  # Linux: O_CREAT with a final "/" is EISDIR...
                     try:

@@ -12,11 +12,10 @@ ends it.
 from __future__ import annotations
 
 import errno
-import io
 import threading
 from collections.abc import Callable
-from typing import Any
 
+from vshell.vfs.devices import StreamView
 from vshell.vfs.errors import fs_error
 
 __all__ = ["Fifo", "FifoEnd"]
@@ -41,7 +40,7 @@ class Fifo:
         if check is not None:
             check()
 
-    def open(self, mode: str, check: Check) -> FifoEnd:
+    def open(self, mode: str, name: str, check: Check) -> FifoEnd:
         """An end for an open(2) ``mode``: "rb" reads, "wb"/"ab" write, a "+" mode both."""
         if mode.startswith("x"):
             raise fs_error(errno.EEXIST)
@@ -62,7 +61,7 @@ class Fifo:
                     self._open[1 - other] -= 1
                     self._cond.notify_all()
                     raise
-        return FifoEnd(self, ends[0], ends[1], check)
+        return FifoEnd(self, name, ends[0], ends[1], check)
 
     def close(self, reading: bool, writing: bool) -> None:
         with self._cond:
@@ -98,50 +97,35 @@ class Fifo:
             return len(data)
 
 
-class FifoEnd(io.RawIOBase):
-    """An open end of a :class:`Fifo` (both ends for ``<>``)."""
+class _Attached:
+    """A FIFO as one opener sees it: its waits poll that opener's ``check``."""
 
-    def __init__(self, fifo: Fifo, reading: bool, writing: bool, check: Check) -> None:
-        super().__init__()
+    def __init__(self, fifo: Fifo, check: Check) -> None:
         self._fifo = fifo
-        self._reading = reading
-        self._writing = writing
         self._check = check
 
-    def readable(self) -> bool:
-        return self._reading
+    def read(self, size: int = -1) -> bytes:
+        if size >= 0:
+            return self._fifo.read(size, self._check)
+        out = bytearray()
+        while chunk := self._fifo.read(-1, self._check):
+            out += chunk
+        return bytes(out)
 
-    def writable(self) -> bool:
-        return self._writing
-
-    def read(self, size: int | None = -1) -> bytes:
-        if not self._reading:
-            raise fs_error(errno.EBADF)
-        if self.closed:
-            raise ValueError("I/O operation on closed file.")
-        if size is None or size < 0:
-            out = bytearray()
-            while chunk := self._fifo.read(-1, self._check):
-                out += chunk
-            return bytes(out)
-        return self._fifo.read(size, self._check)
-
-    def readall(self) -> bytes:
-        return self.read(-1)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-    def write(self, data: Any) -> int:
-        if not self._writing:
-            raise fs_error(errno.EBADF)
-        if self.closed:
-            raise ValueError("I/O operation on closed file.")
+    def write(self, data: bytes) -> int:
         return self._fifo.write(bytes(data), self._check)
+
+
+class FifoEnd(StreamView):
+    """An open end of a :class:`Fifo` (both ends for ``<>``); closing it lets go."""
+
+    def __init__(self, fifo: Fifo, name: str, reading: bool, writing: bool, check: Check
+                 ) -> None:
+        super().__init__(_Attached(fifo, check), name, reading, writing)
+        self._fifo = fifo
+        self._ends = (reading, writing)
 
     def close(self) -> None:
         if not self.closed:
-            self._fifo.close(self._reading, self._writing)
+            self._fifo.close(*self._ends)
         super().close()
