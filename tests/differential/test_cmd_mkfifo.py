@@ -53,4 +53,4 @@ def test_waits_on_a_fifo_end_with_the_run(tmp_path: Path) -> None:
             t0 = time.monotonic()
             got = sb.exec(script)
             assert got.outcome is Outcome.TIMED_OUT, got
-            assert time.monotonic() - t0 < 2
+            assert time.monotonic() - t0 < 2.5  # the deadline and a loaded machine's margin
