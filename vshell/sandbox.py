@@ -12,7 +12,7 @@ import posixpath
 import re
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
@@ -88,7 +88,8 @@ def _check_cwd(cwd: str) -> str:
     return posixpath.normpath("/" + cwd.lstrip("/"))
 
 
-def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) -> Any:
+def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any,
+               commands: Callable[[], Iterable[str]] | None = None) -> Any:
     from vshell import vfs
 
     built = []
@@ -125,7 +126,7 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) ->
         else:
             raise SandboxConfigError(f"not a mount: {m!r}")
     try:
-        return vfs.VFS(mounts=built, deny=list(deny), memory_budget=budget)
+        return vfs.VFS(mounts=built, deny=list(deny), memory_budget=budget, commands=commands)
     except ValueError as e:
         raise SandboxConfigError(str(e)) from None
 
@@ -254,7 +255,7 @@ class Sandbox:
         self.memory = MemoryBudget(memory_limit)
         self.memory_budget = MemoryBudget(memory_fs_limit, parent=self.memory)
         self._job_slots = JobSlots(max_jobs)
-        self.fs = _build_vfs(mounts, deny, self.memory_budget)
+        self.fs = _build_vfs(mounts, deny, self.memory_budget, self._command_names)
         self._overlay_store = _open_overlay_store(self.fs, overlay_dir)
         self._commands = _validate_commands(commands)
         self._allow_net = list(allow_net)
@@ -288,6 +289,13 @@ class Sandbox:
         self._active: CancelToken | None = None
         self.nesting = 0
         self.dash_c = False  # the CLI's -c: shows as "c" in $-
+
+    def _command_names(self) -> list[str]:
+        """What /usr/bin and /bin list: every command this session runs as a program."""
+        from vshell import commands as shipped
+        from vshell.interp.builtins.core import COREUTILS_TWINS
+
+        return [*shipped.names(), *self._commands, *COREUTILS_TWINS, "sh", "bash"]
 
     # --- public API ------------------------------------------------------------------
     def commands(self) -> list[Command]:

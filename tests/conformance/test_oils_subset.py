@@ -34,7 +34,7 @@ FLOORS = {
     "command-sub": 28,
     "pipeline": 25,
     "here-doc": 30,
-    "redirect": 35,
+    "redirect": 37,
     "sh-func": 11,
     "tilde": 14,
     "glob": 39,

@@ -209,6 +209,35 @@ SCRIPTS = [
     " PWD=rel bash -c 'basename $PWD'; cd ..; PWD=$PWD/l bash -c 'cd t; basename $(pwd)'",
     # /tmp is world-writable and sticky, as on Linux
     "test -k /tmp; echo $?; stat -c '%a %A' /tmp; test -k .; echo $?",
+    # /usr/bin and /bin list the commands as executable files; such a path runs the command
+    "ls -d /bin /usr/bin; ls /bin/ls /usr/bin/ls; [ -d /usr/bin ] && [ -d /bin ] && echo dirs",
+    "test -x /bin/sh && echo sh-x; test -x /usr/bin/env && echo env-x; [ -f /bin/ls ] && echo f",
+    "PATH=/bin; { which ls; }; PATH=/usr/bin; which cat sed; command -v cat",
+    "PATH=/bin; command -v cat; PATH=/bin:/usr/bin; type -P grep; echo ${x:-$(ls -d /bin)}",
+    "echo ${foo:-$({ ls /bin/ls; })}; type -P ls; command -v ls",
+    "for t in ls cat sed awk grep sort sh bash; do [ -x /usr/bin/$t ] && echo $t; done",
+    "ls /usr/bin | grep -x -e ls -e sed -e sh; ls /bin | grep -c -x cat",
+    "cd /bin && pwd && ls -d ls; find /usr/bin -maxdepth 1 -name ls",
+    "/bin/echo hi; /usr/bin/printf '%s\\n' x y; /usr/bin/env X=1 /bin/sh -c 'echo $X'",
+    "echo() { builtin echo fn; }; /bin/echo hi; ls() { builtin echo fn; }; /usr/bin/ls -d /",
+    "hash -r; ls >/dev/null; hash | grep -c ls; /bin/nosuch 2>/dev/null; echo $?",
+    # named pipes: open waits for the other end, <> for neither, EOF once writers are gone
+    "mkfifo p; test -p p; echo $?; [ -f p ] || echo not-file; ls; find . -type p",
+    "mkfifo p; exec 8<> p; echo a >&8; echo b >&8; read x <&8; read y <&8; echo $x $y",
+    "mkfifo p; { echo one; echo two; } > p & cat p; wait; cat p > out & seq 3 > p; wait; cat out",
+    "mkfifo p; seq 100000 > p & wc -l < p; wait; head -1 < p & seq 100000 > p; echo $?; wait",
+    "mkfifo p; mkfifo p 2>&1; echo $?; rm p; test -e p || echo gone; mkfifo no/p 2>&1",
+    "umask 022; mkfifo p; mkfifo -m 600 q; stat -c '%A %F' p q; ls -l p | cut -c1-10",
+    "mkfifo p; exec 3<> p; echo x >&3; exec 3>&-; mkdir d; mkfifo d/f; rmdir d 2>/dev/null;"
+    " echo $?; rm d/f; rmdir d; echo $?",
+    "mkfifo p; mv p q; test -p q && test ! -e p && echo moved; echo x > f; mkfifo r; mv r f;"
+    " test -p f && echo replaced; mkdir d; mv f d; mkfifo s; mv s d/; ls d; ls",
+    # `n>&m-` onto a closed n: after a builtin, function or compound command m stays closed
+    # (bash's undo list lacks it); a subshell, pipeline or program leaves m open
+    *[f"f() {{ :; }}; exec 7>f.txt; {c}; echo w >&7 2>/dev/null && echo open || echo closed"
+      for c in (": 6>&7-", "(:) 6>&7-", "{ :; } 6>&7-", "f 6>&7-", "cat </dev/null 6>&7-",
+                ": 6>&7- | cat", "while false; do :; done 6>&7-", "6>&7-", "x=1 6<&7-",
+                "echo x 1>&7-", ": 6>&7 7>&-", ": 6>&7- 7>/dev/null", "eval ': 6>&7-'")],
 ]
 
 

@@ -184,7 +184,7 @@ def test_cat_streams_large_input(sb: Sandbox) -> None:
 
 
 def test_ls_of_mounts_and_memory_tmp(sb: Sandbox) -> None:
-    assert run(sb, "ls /")[1] == b"dev\nro\ntmp\nwork\n"
+    assert run(sb, "ls /")[1] == b"bin\ndev\nro\ntmp\nusr\nwork\n"  # /bin, /usr/bin: commands
     assert run(sb, "touch /tmp/a && ls /tmp")[1] == b"a\n"
     assert run(sb, "df | tail -n +2 | awk '{print $NF}' | sort")[1] == b"/ro\n/tmp\n/work\n"
 

@@ -33,7 +33,8 @@ def run(sh: Shell, cmd: ast.Command) -> int:
     opened: list = []
     start = fdscope.mark(sh)  # before the redirections: a {fd}> one stays open after
     try:
-        fds = redirect.apply(sh, redirects, sh.fds, opened)
+        fds = redirect.apply(sh, redirects, sh.fds, opened,
+                             in_shell=not isinstance(cmd, ast.Subshell))
     except ShellError as e:
         sh.err(e.message, redirect.partial_fds(e))
         redirect.close_all(opened)

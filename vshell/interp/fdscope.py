@@ -43,7 +43,8 @@ def record(sh: Shell, before: Fds, after: Fds) -> None:
 
 
 def stick(sh: Shell, fd: int, stream: Any) -> None:
-    """A ``{var}>file`` redirection: bash leaves the descriptor open after the command."""
+    """What a command's redirection leaves after it: ``{var}>file`` open (``stream``),
+    the source of ``n>&m-`` onto a closed ``n`` closed (None), as bash does."""
     _log(sh).append((fd, stream, True))
 
 

@@ -43,7 +43,7 @@ def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tupl
             hit[1] += 1
             return ("vshell", None) if hit[0] == VSHELL_COMMAND else ("file", hit[0])
     path = find_in_path(sh, name, "/usr/bin:/bin" if default_path else None)
-    if path is not None:
+    if path is not None and sh.ctx.fs.own_command(path) is None:
         if not default_path:
             table[name] = [path, 1]
         return "file", path

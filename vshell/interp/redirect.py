@@ -41,7 +41,7 @@ def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
 
 def _open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
     # process substitutions expanded just now added their descriptor to sh.fds
-    fs = sh.ctx.fs.bind({**sh.fds, **fds}, umask=sh.state.umask)
+    fs = sh.ctx.fs.bind({**sh.fds, **fds}, umask=sh.state.umask, check=sh.ctx.cancel.check)
     full = sh.abspath(path)
     if path == "":
         raise OSError(errno.ENOENT, "No such file or directory", path)
@@ -86,14 +86,17 @@ class DirectoryStream(io.RawIOBase):
 
 
 def apply(sh: Shell, redirects: list[ast.Redirect], fds: Fds, opened: list[Any],
-          *, permanent: bool = False) -> Fds:
-    """Apply ``redirects`` in order to a copy of ``fds``; files opened go to ``opened``."""
+          *, permanent: bool = False, in_shell: bool = False) -> Fds:
+    """Apply ``redirects`` in order to a copy of ``fds``; files opened go to ``opened``.
+
+    ``in_shell``: they are for a builtin, function or compound command, which bash runs
+    without forking (so its undo list's gaps show)."""
     new = dict(fds)
     for r in redirects:
         sh.state.lineno = r.line or sh.state.lineno
         try:
             try:
-                _apply_one(sh, r, new, opened)
+                _apply_one(sh, r, new, opened, in_shell)
             except OSError as e:
                 raise RedirectError(describe_oserror(e)) from None
             if r.fd_var:
@@ -126,7 +129,8 @@ def _target_fd(sh: Shell, r: ast.Redirect, new: Fds, default: int) -> int:
     return default if r.fd is None else r.fd
 
 
-def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
+def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any], in_shell: bool = False
+               ) -> None:
     op = r.op
     ex = sh.expander
     if op in ("<<", "<<-"):
@@ -159,6 +163,12 @@ def _apply_one(sh: Shell, r: ast.Redirect, new: Fds, opened: list[Any]) -> None:
             fd = _target_fd(sh, r, new, default)
             if src not in new:
                 raise RedirectError(f"{src}: Bad file descriptor")
+            if in_shell and fd not in new:
+                from vshell.interp import fdscope
+
+                # bash undoes a move onto a closed descriptor by closing it, and never
+                # reopens the source: after the command, src stays closed
+                fdscope.stick(sh, src, None)
             new[fd] = new.pop(src)
             return
         if word.isdigit():

@@ -52,7 +52,8 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
     start = fdscope.mark(sh)  # before the redirections: a {fd}> one stays open after
     try:
         try:
-            fds = redirect.apply(sh, cmd.redirects, sh.fds, opened)
+            fds = redirect.apply(sh, cmd.redirects, sh.fds, opened,
+                                 in_shell=_runs_in_shell(sh, argv[0]))
         except BadSubst as e:
             sh.err(str(e))
             return 1
@@ -77,6 +78,14 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         return status
     finally:
         redirect.close_all(opened)
+
+
+def _runs_in_shell(sh: Shell, name: str) -> bool:
+    """Whether bash would run ``name`` without forking: a function or a builtin."""
+    from vshell.interp.builtins import registry as builtins_registry
+
+    return name in sh.state.functions or builtins_registry.lookup(
+        name, builtins_registry.disabled_in(sh.state)) is not None
 
 
 def _set_last_arg(sh: Shell, last: str) -> None:
@@ -179,10 +188,12 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                     raise AbortLine(1) from None
                 return 1
         if cmd.redirects:
+            start = fdscope.mark(sh)
             try:
-                redirect.apply(sh, cmd.redirects, sh.fds, opened)
+                done = redirect.apply(sh, cmd.redirects, sh.fds, opened, in_shell=True)
             except ShellError as e:
                 return _fail(sh, e)
+            sh.fds = fdscope.restore(sh, sh.fds, done, start)
     finally:
         redirect.close_all(opened)
     if sh.last_cmdsub_status is not None:
@@ -437,7 +448,7 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
         except FileNotFoundError as e:
             mapped = system_path_command(sh, path)
             if mapped is not None:
-                return exec_argv(sh, [mapped, *args], {}, fds, env=env)
+                return _run_own_command(sh, mapped, args, env, fds)
             from vshell.command import describe_oserror
 
             e.filename = name
@@ -455,11 +466,24 @@ def run_path_command(sh: Shell, name: str, args: list[str], env: dict[str, str],
         if not info.st_mode & 0o111:
             sh.err(f"{name}: Permission denied")
             return 126
+        own = fs.own_command(path)
+        if own is not None:  # /usr/bin/ls: vshell's ls, as the file stands for it
+            return _run_own_command(sh, own, args, env, fds)
     else:
         path = find_in_path(sh, name)
         if path is None:
             return not_found(sh, name)
     return run_script_file(sh, path, name, args, env, fds)
+
+
+def _run_own_command(sh: Shell, name: str, args: list[str], env: dict[str, str], fds: Fds
+                     ) -> int:
+    """``/usr/bin/NAME``: vshell's command NAME, or the builtin whose program twin it is
+    (echo, test, sh …); never a function called NAME."""
+    cmd = sh.find_command(name)
+    if cmd is None:
+        return _run_twin(sh, name, args, {}, fds)
+    return sh.call(cmd, name, args, env, fds)
 
 
 def read_shebang(sh: Shell, path: str) -> tuple[str, list[str]] | None:

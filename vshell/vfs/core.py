@@ -23,6 +23,7 @@ from typing import Any, BinaryIO
 
 from vshell.records import record
 from vshell.vfs.backend import Backend, Ctx, Parts, normalize_mode
+from vshell.vfs.bindir import COMMAND_DIRS, CommandDir
 from vshell.vfs.boundary import Boundaries, compute_boundaries, host_dir_of
 from vshell.vfs.deny import DenyRules
 from vshell.vfs.devices import (
@@ -34,6 +35,7 @@ from vshell.vfs.devices import (
     open_stream,
 )
 from vshell.vfs.errors import CrossMount, Rerouted, fs_error, rename_error
+from vshell.vfs.fifo import Fifo
 from vshell.vfs.links import relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts, split_path
@@ -186,9 +188,11 @@ class VFS:
         deny: Iterable[str] | DenyRules = (),
         memory_budget: MemoryBudget | None = None,
         private: Iterable[str | os.PathLike[str]] = (),
+        commands: Callable[[], Iterable[str]] | None = None,
     ) -> None:
         """``private`` names host files and directories no path may reach (as denied);
-        vshell's cache directory is always among them."""
+        vshell's cache directory is always among them.  ``commands`` gives the names
+        ``/usr/bin`` and ``/bin`` list where no mount covers them."""
         if isinstance(deny, str):
             deny = [deny]  # one pattern, not its characters
         self._deny = deny if isinstance(deny, DenyRules) else DenyRules(deny)
@@ -210,6 +214,13 @@ class VFS:
             tmp = Mount("/tmp", MemoryBackend(budget=memory_budget, root_mode=0o1777))
             table[("tmp",)] = tmp
             order.append(tmp)
+        if commands is not None:
+            bins = CommandDir(commands)
+            for vpath in COMMAND_DIRS:
+                where = split_path(vpath)[0]
+                if self._find_mount(where) is None:
+                    table[where] = Mount(vpath, bins, readonly=True)
+                    order.append(table[where])
         self._mounts = order
         self._private: list[str] = _default_private()
         self._ctx: dict[str, Ctx] = {}
@@ -228,6 +239,8 @@ class VFS:
         self._fds: Mapping[int, Any] | None = None
         self._umask: int | None = None  # the shell's umask for what a view creates
         self._boot_ns = time.time_ns()
+        self._fifos: dict[Parts, Fifo] = {}  # what mkfifo made, at resolved paths
+        self._cancel_check: Callable[[], None] | None = None  # polled by a FIFO's waits
 
     def __repr__(self) -> str:
         mounts = ", ".join(f"{m.vpath}{' (ro)' if m.readonly else ''}" for m in self._mounts)
@@ -286,26 +299,100 @@ class VFS:
 
     @property
     def mounts(self) -> list[Mount]:
-        """The mounts, in the order given (the default /tmp last)."""
-        return list(self._mounts)
+        """The mounts, in the order given (the default /tmp last; not /usr/bin, /bin)."""
+        return [m for m in self._mounts if not isinstance(m.backend, CommandDir)]
+
+    def own_command(self, path: str) -> str | None:
+        """The command a ``/usr/bin/NAME`` file of vshell's own stands for, else None."""
+        found = self._find_mount(self._split(path)[0])
+        if found is None or not isinstance(found[0].backend, CommandDir) or len(found[1]) != 1:
+            return None
+        return found[1][0] if found[1][0] in found[0].backend.names() else None
 
     @property
     def deny(self) -> DenyRules:
         """The deny rules in force."""
         return self._deny
 
-    def bind(self, fds: Mapping[int, Any], umask: int | None = None) -> VFS:
+    def bind(self, fds: Mapping[int, Any], umask: int | None = None,
+             check: Callable[[], None] | None = None) -> VFS:
         """A view whose /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N open ``fds``.
 
         With ``umask``, files and directories the view creates get 0666 / 0777 (or the
         mode asked for) less those bits, as the shell's ``umask`` says, whatever the host
-        process's own umask is.
+        process's own umask is.  ``check`` raises when the run must stop: a named pipe's
+        waits poll it.
         """
         view = copy.copy(self)
         view._fds = dict(fds)
         if umask is not None:
             view._umask = umask
+        if check is not None:
+            view._cancel_check = check
         return view
+
+    # ------------------------------------------------------------------ named pipes
+
+    def mkfifo(self, path: str, mode: int | None = None) -> None:
+        """Make a named pipe (``mode`` None: 0666 less the view's umask)."""
+        parts, _ = self._split(path)
+        try:
+            self._check(parts)
+            if self.lexists(path):
+                raise fs_error(errno.EEXIST)
+            parent = join_parts(parts[:-1])
+            if not st.S_ISDIR(self.stat(parent).st_mode):
+                raise fs_error(errno.ENOTDIR)
+            self._mount_route(parts, True)  # EROFS: a read-only mount, /dev, a synthetic dir
+            if not self.access(parent, os.W_OK | os.X_OK):
+                raise fs_error(errno.EACCES)
+            perm = 0o666 & ~(self._umask or 0) if mode is None else mode & 0o7777
+            where = self._split(self.realpath(parent))[0] + parts[-1:]
+            if where in self._fifos:
+                raise fs_error(errno.EEXIST)
+            self._fifos[where] = Fifo(perm)
+        except OSError as exc:
+            raise rename_error(exc, path) from None
+
+    def _fifo_at(self, parts: Parts) -> Parts | None:
+        """Where the named pipe at ``parts`` is kept (spelled so, or through its parent's
+        real path), or None."""
+        if not self._fifos or not parts:
+            return None
+        if parts in self._fifos:
+            return parts
+        try:
+            where = self._split(self.realpath(join_parts(parts[:-1])))[0] + parts[-1:]
+        except (OSError, ValueError):
+            return None
+        return where if where in self._fifos else None
+
+    def _fifo_removed(self, path: str) -> bool:
+        """``unlink`` of a named pipe: forget it (True); False when ``path`` is none."""
+        parts, _ = self._split(path)
+        where = self._fifo_at(parts)
+        if where is None:
+            return False
+        self._mount_route(parts, True)
+        self._fifos.pop(where, None)
+        return True
+
+    def _fifo_moved(self, src: str, dst: str) -> bool:
+        """``rename`` of a named pipe: it now lives at ``dst`` (True); False when ``src``
+        is none.  A file at ``dst`` is replaced, as rename(2) does."""
+        sparts, dparts = self._split(src)[0], self._split(dst)[0]
+        where = self._fifo_at(sparts)
+        if where is None:
+            return False
+        self._mount_route(sparts, True)
+        self._mount_route(dparts, True)
+        if self.isdir(dst):
+            raise fs_error(errno.EISDIR)
+        if self.lexists(dst) and self._fifo_at(dparts) is None:
+            self.unlink(dst)
+        target = self._split(self.realpath(join_parts(dparts[:-1])))[0] + dparts[-1:]
+        self._fifos[target] = self._fifos.pop(where)
+        return True
 
     def mount_for(self, path: str) -> tuple[Mount, str]:
         """The mount serving ``path`` and the path inside it (``/`` for its root)."""
@@ -464,6 +551,10 @@ class VFS:
             self._check(parts)
             if parts[:1] == ("dev",):
                 return self._dev_open(parts[1:], mode, path)
+            fifo = self._fifo_at(parts)
+            if fifo is not None and not trailing:
+                end = self._fifos[fifo].open(mode, path, self._cancel_check)
+                return end  # type: ignore[return-value]
             if trailing:
                 if mode[0] in "wax":  # Linux: O_CREAT with a final "/" is EISDIR...
                     try:
@@ -508,6 +599,11 @@ class VFS:
         parts, trailing = self._split(path)
         try:
             self._check(parts)
+            fifo = self._fifo_at(parts)
+            if fifo is not None:
+                if trailing:
+                    raise fs_error(errno.ENOTDIR)
+                return self._syn_stat(parts, st.S_IFIFO | self._fifos[fifo].mode)
             kind, mount, rel = self._route(parts)
             if kind == "dev":
                 info = self._dev_stat(rel, follow or trailing)
@@ -616,6 +712,8 @@ class VFS:
                     entries = [e for e in entries if not deny.matches(join_parts((e[0],), rbase))]
         except OSError as exc:
             raise rename_error(exc, path) from None
+        if self._fifos:
+            entries += [(where[-1], "o") for where in list(self._fifos) if where[:-1] == parts]
         if self._deny:
             base = join_parts(parts)
             entries = [e for e in entries if not self._deny.matches(join_parts((e[0],), base))]
@@ -694,6 +792,8 @@ class VFS:
     def _access(self, path: str, mode: int) -> bool:
         parts, _ = self._split(path)
         self._check(parts)
+        if self._fifo_at(parts) is not None:
+            return not mode & os.X_OK
         kind, mount, rel = self._route(parts)
         if kind == "dev":
             node = self._dev_node(rel)
@@ -816,6 +916,8 @@ class VFS:
         """Remove an empty directory."""
         self._refuse_mount_parent(path, errno.ENOTEMPTY)  # it holds a mount point
         self._dir_spelling_check(path)
+        if any(where[:-1] == self._split(path)[0] for where in list(self._fifos)):
+            raise fs_error(errno.ENOTEMPTY, path)
         try:
             self._simple_write(path, lambda m, r, c: m.backend.rmdir(r, c), errno.EBUSY)
         except OSError as exc:
@@ -868,6 +970,11 @@ class VFS:
 
     def unlink(self, path: str) -> None:
         """Remove a file or symlink."""
+        try:
+            if self._fifo_removed(path):
+                return
+        except OSError as exc:
+            raise rename_error(exc, path) from None
         self._refuse_mount_parent(path, errno.EISDIR)
         self._dir_spelling_check(path)
         self._simple_write(path, lambda m, r, c: m.backend.unlink(r, c), errno.EISDIR)
@@ -1012,6 +1119,8 @@ class VFS:
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
         try:
+            if self._fifo_moved(src, dst):
+                return
             self._dir_spelling_check(src)
             if self._split(dst)[1] and not self._dir_spelling_check(dst):
                 if not st.S_ISDIR(self._stat(join_parts(self._split(src)[0]), False).st_mode):
