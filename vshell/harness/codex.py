@@ -1,0 +1,30 @@
+"""OpenAI Codex CLI: a ``PreToolUse`` command hook on ``Bash`` in ``hooks.json``.
+
+Read (2026-12): https://developers.openai.com/codex/hooks (via its change history at
+https://spybara.com/openai/codex/history/docs/en/hooks/ — hooks on by default, ``hooks``
+feature key in config.toml; ``.codex/hooks.json`` in the project and ``~/.codex/hooks.json``;
+matching hooks from every file all run) and the wire-format notes at
+https://github.com/CorridorSecurity/hookshot/blob/main/docs/reference-codex.md ("Codex hooks
+use the same JSON wire format as Claude Code hooks").  Codex fails open on fields it does not
+know, so the answer carries only the documented ``hookSpecificOutput`` fields
+(``hookEventName``, ``permissionDecision``, ``permissionDecisionReason``, ``updatedInput``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from vshell.harness.claude_shape import ClaudeShape
+
+
+class Codex(ClaudeShape):
+    name = "codex"
+    title = "OpenAI Codex CLI"
+    docs = "https://developers.openai.com/codex/hooks"
+
+    def settings_path(self, scope: str, root: str) -> str:
+        base = root if scope == "project" else os.path.expanduser("~")
+        return os.path.join(base, ".codex", "hooks.json")
+
+
+HARNESS = Codex()
