@@ -202,3 +202,24 @@ def test_cow_worktree_review_in_scope(tmp_path: Path, monkeypatch: pytest.Monkey
         r = vshell(["sync", "--scope", "f.txt"], cwd=tmp_path, env=env)
         assert r.returncode == 0, r.stderr
         assert (tmp_path / "f.txt").read_text() == "new\n"
+
+
+def test_a_stuck_server_is_ended_after_timeout_and_grace(tmp_path: Path) -> None:
+    """As vshell -c's SIGALRM watchdog: a session that cannot stop at its timeout (here:
+    stopped with SIGSTOP) is ended by the client, and the next call starts afresh."""
+    with runtime_dir() as env:
+        assert run(tmp_path, env, "x=1").returncode == 0
+        pid = int(_ping(env, tmp_path)["pid"])  # type: ignore[call-overload]
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            r = run(tmp_path, env, "echo never", "--timeout", "1s")
+            assert r.returncode == 137 and b"its session was ended" in r.stderr
+            assert time.monotonic() - started < 30
+        finally:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        r = run(tmp_path, env, "echo ${x-fresh}")
+        assert r.stdout == b"fresh\n", r.stderr

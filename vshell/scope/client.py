@@ -53,14 +53,27 @@ def connect_or_start(path: str, spec: dict[str, Any]) -> socket.socket:
     return sock
 
 
+# A command stuck in a C loop that never lets go of the interpreter (a pathological
+# regex, say) starves the server's timeout thread.  As ``vshell -c`` has SIGALRM for that,
+# the client ends such a server once the timeout and this grace have passed in silence.
+WATCHDOG_GRACE = 5.0
+
+
 def request(sock: socket.socket, message: dict[str, Any], out: BinaryIO,
             err: BinaryIO) -> dict[str, Any]:
     """Send ``message``; write the output frames as they come; the final frame."""
     stream = sock.makefile("rwb")
+    timeout = message.get("timeout")
     try:
         protocol.send(stream, message)
+        if timeout:
+            sock.settimeout(float(timeout) + WATCHDOG_GRACE)
         while True:
-            frame = protocol.receive(stream)
+            try:
+                frame = protocol.receive(stream)
+            except TimeoutError:
+                return {"exit": 137, "watchdog": True, "message": (
+                    "the command did not stop at its timeout; its session was ended")}
             if frame is None:
                 return {"exit": 125, "message": "the session server ended during the command"}
             if "out" in frame:
@@ -82,6 +95,8 @@ def call(path: str, spec: dict[str, Any], message: dict[str, Any]) -> int:
     for attempt in range(2):
         sock = connect_or_start(path, spec)
         final = request(sock, {**message, "fingerprint": spec["fingerprint"]}, out, err)
+        if final.get("watchdog"):
+            _kill(path)
         if final.get("stale") and attempt == 0:
             err.write(b"vshell: the scope's settings changed; starting a new session\n")
             stop(path)
@@ -114,3 +129,21 @@ def stop(path: str) -> bool:
     while os.path.lexists(path) and time.monotonic() < deadline:
         time.sleep(0.02)  # until the sandbox is closed and its overlay saved
     return True
+
+
+def _kill(path: str) -> None:
+    """End the (stuck) server of ``path``: the pid it recorded, then its socket."""
+    import signal
+
+    from vshell.scope.server import pid_file
+
+    try:
+        with open(pid_file(path)) as f:
+            os.kill(int(f.read().strip()), signal.SIGKILL)
+    except (OSError, ValueError):
+        pass
+    for leftover in (path, pid_file(path)):
+        try:
+            os.unlink(leftover)
+        except OSError:
+            pass

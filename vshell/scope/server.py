@@ -84,6 +84,12 @@ class ScopeServer:
                 protocol.send(stream, {"exit": 2, "message": f"unknown request {op!r}"})
         except OSError:
             pass  # the client went away; the session goes on
+        except Exception as e:  # noqa: BLE001 - the session outlives a failed request
+            try:
+                protocol.send(stream, {"exit": 125, "message": f"internal error: "
+                                                               f"{type(e).__name__}: {e}"})
+            except OSError:
+                pass
 
     def _run(self, conn: socket.socket, stream: protocol.Stream, request: dict[str, Any]) -> None:
         from vshell.command import CancelToken
@@ -209,6 +215,8 @@ def serve(path: str, spec: dict[str, Any], announce: BinaryIO) -> int:
     finally:
         os.umask(old_mask)
     listener.listen(16)
+    with open(pid_file(path), "w") as f:  # for the client's watchdog
+        f.write(f"{os.getpid()}\n")
     idle = spec.get("idle_timeout")
     listener.settimeout(idle if idle else None)
     announce.write(b"ready\n")
@@ -226,12 +234,18 @@ def serve(path: str, spec: dict[str, Any], announce: BinaryIO) -> int:
         try:
             server.close()  # the overlay is saved before the socket goes
         finally:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+            for leftover in (path, pid_file(path)):
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass
             listener.close()
     return 0
+
+
+def pid_file(socket_path: str) -> str:
+    return socket_path[: -len(".sock")] + ".pid" if socket_path.endswith(".sock") else \
+        socket_path + ".pid"
 
 
 def _alive(path: str) -> bool:
