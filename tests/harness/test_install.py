@@ -150,3 +150,17 @@ def test_doctor_reports_installed_harnesses(project: Path,
     (project / "vshell.toml").write_text("mode = 3\n")
     assert main(["doctor"]) == 1
     assert "config: ERROR" in capsys.readouterr().out
+
+
+def test_doctor_notices_a_hook_whose_program_is_gone(project: Path,
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setenv("VSHELL_RUNTIME_DIR", str(tmp_path / "rt"))
+    path = project / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"version": 1, "hooks": {"beforeShellExecution": [
+        {"command": "/nowhere/bin/vshell hook cursor"}]}}))
+    assert main(["doctor"]) == 1
+    line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("Cursor")][0]
+    assert "its program /nowhere/bin/vshell is gone" in line

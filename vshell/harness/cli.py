@@ -228,8 +228,12 @@ def doctor() -> int:
             except ValueError:
                 continue  # no such place for this harness
             try:
-                if chosen.has_hook(read_settings(path)):
+                data = read_settings(path)
+                if chosen.has_hook(data):
                     places.append(f"{scope} ({path})")
+                    for missing in _missing_programs(data):
+                        places.append(f"but its program {missing} is gone (reinstall)")
+                        failed = True
             except (OSError, ValueError) as e:
                 places.append(f"{scope}: ERROR {e}")
                 failed = True
@@ -239,6 +243,28 @@ def doctor() -> int:
               f"{'installed in ' + ', '.join(places) if places else 'not installed'}; "
               f"hook {'answers' if works else 'FAILS'}")
     return 1 if failed else 0
+
+
+def _missing_programs(data: object) -> list[str]:
+    """The programs of our hook commands in a settings file that no longer exist."""
+    import shlex
+    import shutil
+
+    from vshell.harness.base import is_ours
+
+    found: list[str] = []
+    if isinstance(data, dict):
+        for value in data.values():
+            found += _missing_programs(value)
+    elif isinstance(data, list):
+        for value in data:
+            found += _missing_programs(value)
+    elif is_ours(data):
+        assert isinstance(data, str)
+        program = shlex.split(data)[0]
+        if not (os.path.isfile(program) if os.sep in program else shutil.which(program)):
+            found.append(program)
+    return found
 
 
 def _self_test(chosen: Harness, cwd: str) -> bool:
