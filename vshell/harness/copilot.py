@@ -8,6 +8,8 @@ https://docs.github.com/en/copilot/how-tos/copilot-sdk/use-hooks/pre-tool-use (t
 ``permissionDecision`` allow/deny/ask, ``permissionDecisionReason``, ``modifiedArgs``).  The
 shell tool is ``bash``; its arguments are {command, description, …}.  Only the project
 location is documented for the CLI, so ``--user`` is refused rather than guessed.
+https://github.com/github/copilot-cli/issues/2643 reports that Copilot CLI 1.0.24 applies a
+rewrite but still asks the user to confirm each rewritten command.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
 """Gemini CLI: a ``BeforeTool`` command hook on ``run_shell_command``.
 
-Read (2026-12): https://geminicli.com/docs/hooks/reference (stdin event with
+Read (2026-12): https://geminicli.com/docs/hooks/reference, also as
+github.com/google-gemini/gemini-cli docs/hooks/reference.md (stdin event with
 ``session_id``, ``cwd``, ``hook_event_name``, ``tool_name``, ``tool_input``; a JSON answer on
-stdout with exit 0; ``decision: "deny"`` with ``reason`` blocks the tool; settings.json
+stdout with exit 0; ``decision: "deny"`` with ``reason`` blocks the tool, the reason going to
+the agent; ``hookSpecificOutput.tool_input`` "merges with and overrides" the model's
+arguments; settings.json
 ``hooks.BeforeTool`` = [{"matcher": regex, "hooks": [{"type": "command", "command", "name"}]}])
 and https://docs.rs/coding-agent-hooks/latest/coding_agent_hooks/agents/gemini/ ("tool input
 rewriting uses ``hookSpecificOutput.tool_input`` merge").  ``run_shell_command``'s input is
@@ -51,8 +54,8 @@ class Gemini(Harness):
             return self.deny(decision.reason)
         if decision.action != "rewrite":
             return None
+        # only the documented field: tool_input, merged over the model's arguments
         return {"hookSpecificOutput": {
-            "hookEventName": EVENT,
             "tool_input": {**call.tool_input, "command": decision.command},
         }}
 
