@@ -39,7 +39,6 @@ def runtime_dir() -> Iterator[dict[str, str]]:
     cfg = tempfile.mkdtemp(prefix="vsh-cfg-")
     env = {**os.environ, "VSHELL_RUNTIME_DIR": rt, "XDG_CONFIG_HOME": cfg,
            "PYTHONPATH": str(ROOT)}
-    env.pop("VSHELL_SESSION", None)
     try:
         yield env
     finally:

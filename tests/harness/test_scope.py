@@ -223,3 +223,16 @@ def test_a_stuck_server_is_ended_after_timeout_and_grace(tmp_path: Path) -> None
                 pass
         r = run(tmp_path, env, "echo ${x-fresh}")
         assert r.stdout == b"fresh\n", r.stderr
+
+
+def test_session_scopes_by_id(tmp_path: Path) -> None:
+    main, _ = make_repo(tmp_path)
+    flags = ("--isolation", "session", "--session")
+    with runtime_dir() as env:
+        assert run(main, env, "v=one", *flags, "s1").returncode == 0
+        assert run(main, env, "echo ${v-none}", *flags, "s2").stdout == b"none\n"
+        assert run(main, env, "echo ${v-none}", *flags, "s1").stdout == b"one\n"
+        assert run(main, env, "echo ${v-none}").stdout == b"none\n"  # the worktree's own
+        r = vshell(["stop", *flags, "s1"], cwd=main, env=env)
+        assert r.returncode == 0 and r.stderr == b""
+        assert run(main, env, "echo ${v-none}", *flags, "s1").stdout == b"none\n"

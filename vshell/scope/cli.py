@@ -23,8 +23,9 @@ from vshell.config import ConfigError, MountEntry, Settings, load_settings
 USAGE = """\
 usage: vshell run [--isolation worktree|repo|session] [--session ID] [SANDBOX FLAGS]
                   [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
-       vshell stop [--all]
+       vshell stop [--all | --isolation worktree|repo|session [--session ID]]
        vshell changes|diff|discard --scope;  vshell sync --scope [PATH...]
+       (stop and the review commands take --isolation/--session as run does)
 """
 
 HELP = USAGE + """
@@ -205,11 +206,14 @@ def _stop(argv: list[str]) -> int:
             if name.endswith(".sock"):
                 stop(str(base / name))
         return 0
-    if argv:
-        raise _Usage(f"unexpected argument {argv[0]}")
+    own, rest = _own_flags(argv)
+    if rest:
+        raise _Usage(f"unexpected argument {rest[0]}")
     cwd = os.getcwd()
     settings = load_settings(*_roots(cwd))
-    _, path, _ = _scope_and_spec(cwd, settings, os.environ.get("VSHELL_SESSION"))
+    if "--isolation" in own:
+        settings.isolation = own["--isolation"]
+    _, path, _ = _scope_and_spec(cwd, settings, own.get("--session"))
     if not stop(path):
         sys.stderr.write("vshell stop: no session is running in this scope\n")
     return 0
@@ -225,13 +229,16 @@ def _roots(cwd: str) -> tuple[str, str | None]:
 def _review(action: str, argv: list[str]) -> int:
     from vshell.scope.client import call
 
-    argv = [a for a in argv if a != "--scope"]
+    own, rest = _own_flags(argv)
+    argv = [a for a in rest if a != "--scope"]
     if any(a.startswith("-") for a in argv):
         raise _Usage(f"unknown option {next(a for a in argv if a.startswith('-'))}")
     if argv and action != "sync":
         raise _Usage(f"unexpected argument {argv[0]}")
     cwd = os.getcwd()
     settings = load_settings(*_roots(cwd))
-    _, path, spec = _scope_and_spec(cwd, settings, os.environ.get("VSHELL_SESSION"))
+    if "--isolation" in own:
+        settings.isolation = own["--isolation"]
+    _, path, spec = _scope_and_spec(cwd, settings, own.get("--session"))
     paths = [os.path.realpath(os.path.join(cwd, p)) for p in argv]
     return call(path, spec, {"op": "review", "action": action, "paths": paths})
