@@ -3,8 +3,9 @@
 Layers, lowest first: the built-in defaults, ``~/.config/vshell/vshell.toml`` (or
 ``$XDG_CONFIG_HOME/vshell/vshell.toml``), the repository root's ``vshell.toml``, the
 worktree's ``vshell.toml``; command-line flags are applied by the caller on top.  A key
-in a higher layer replaces the lower one, except ``deny``, which accumulates: a file in
-the (agent-writable) worktree can add deny patterns but never lift one set above it.
+in a higher layer replaces the lower one, except ``deny``, which accumulates, and
+``strict``, which once true stays true: a file in the (agent-writable) worktree can add
+rules but never lift one set below it in the user's or the repository's file.
 
 Read with the standard library's ``tomllib``; every fault is a :class:`ConfigError`
 naming the file, the line and the key, so a typo is fixed in one look.
@@ -231,6 +232,8 @@ def _apply(settings: Settings, data: dict[str, Any], where: _Locator) -> None:
             raise where.error(key, str(e)) from None
         if key == "deny":
             converted = [*settings.deny, *[p for p in converted if p not in settings.deny]]
+        elif key == "strict":
+            converted = settings.strict or converted  # a layer above cannot lift it
         setattr(settings, attr, converted)
 
 

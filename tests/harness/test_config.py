@@ -107,3 +107,15 @@ def test_config_error_from_the_command_line(home: Path, tmp_path: Path) -> None:
     assert r.returncode == 2
     assert r.stderr.decode() == (f"vshell: {tmp_path}/vshell.toml:1: isolation: want one of "
                                  "worktree, repo, session, not 'galaxy'\n")
+
+
+def test_strict_once_set_stays(home: Path, tmp_path: Path) -> None:
+    main, linked = make_repo(tmp_path)
+    home.write_text("strict = true\n")
+    (linked / "vshell.toml").write_text("strict = false\n")
+    assert load_settings(str(linked), str(main)).strict is True
+    home.write_text("strict = false\n")
+    (main / "vshell.toml").write_text("strict = true\n")
+    assert load_settings(str(linked), str(main)).strict is True
+    (main / "vshell.toml").unlink()
+    assert load_settings(str(linked), str(main)).strict is False
