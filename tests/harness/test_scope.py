@@ -236,3 +236,11 @@ def test_session_scopes_by_id(tmp_path: Path) -> None:
         r = vshell(["stop", *flags, "s1"], cwd=main, env=env)
         assert r.returncode == 0 and r.stderr == b""
         assert run(main, env, "echo ${v-none}", *flags, "s1").stdout == b"none\n"
+
+
+def test_env_flag_reaches_the_session(tmp_path: Path) -> None:
+    with runtime_dir() as env:
+        r = run(tmp_path, env, "echo $GREETING", "--env", "GREETING=hello")
+        assert r.stdout == b"hello\n", r.stderr
+        r = run(tmp_path, env, "echo ${GREETING-unset}")  # other settings: a new session
+        assert r.stdout == b"unset\n" and b"settings changed" in r.stderr

@@ -145,10 +145,7 @@ def _scope_and_spec(cwd: str, settings: Settings, session: str | None,
     from vshell.scope.spec import build_spec
 
     scope = resolve_scope(cwd, settings.isolation, session)
-    spec = build_spec(scope, settings, cwd)
-    if env:
-        spec["env"] = env
-    return scope, str(socket_path(scope.ident)), spec
+    return scope, str(socket_path(scope.ident)), build_spec(scope, settings, cwd, env)
 
 
 def _run(argv: list[str], parse_args: ParseArgs) -> int:

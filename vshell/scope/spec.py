@@ -28,7 +28,8 @@ def overlay_dir_for(scope: Scope) -> str:
     return path
 
 
-def build_spec(scope: Scope, settings: Settings, cwd: str) -> dict[str, Any]:
+def build_spec(scope: Scope, settings: Settings, cwd: str,
+               env: dict[str, str] | None = None) -> dict[str, Any]:
     mounts = [[root, root, settings.worktree_mount] for root in scope.roots]
     for m in settings.mounts:
         if not os.path.isdir(m.host):
@@ -47,6 +48,7 @@ def build_spec(scope: Scope, settings: Settings, cwd: str) -> dict[str, Any]:
         "memory_limit": settings.memory_limit,
         "idle_timeout": settings.idle_timeout,
         "overlay_dir": None,
+        "env": dict(env or {}),
     }
     if any(m[2] == "cow" for m in mounts):
         spec["overlay_dir"] = overlay_dir_for(scope)
