@@ -42,9 +42,13 @@ class Harness:
         raise NotImplementedError
 
     # --- settings files -------------------------------------------------------------
+    folder = ""  # the harness's settings folder, in the project root and in the home
+    file = ""
+
     def settings_path(self, scope: str, root: str) -> str:
         """The settings file for ``scope`` ("project": under ``root``; "user": home)."""
-        raise NotImplementedError
+        base = root if scope == "project" else os.path.expanduser("~")
+        return os.path.join(base, self.folder, self.file)
 
     def add_hook(self, data: dict[str, Any], command: str) -> bool:
         """Add the hook entry running ``command``; False when it was there already."""
@@ -65,6 +69,17 @@ class Harness:
     def rewritten_command(self, answer: dict[str, Any] | None) -> str | None:
         """The command an answer makes the harness run (None: not rewritten)."""
         raise NotImplementedError
+
+
+def tool_call(event: dict[str, Any], tool: str) -> Call:
+    """The ``tool_name``/``tool_input``/``session_id`` event of Claude Code, Codex and Gemini
+    (a call of another tool: command None)."""
+    cwd = event_cwd(event)
+    if event.get("tool_name", tool) != tool:
+        return Call(None, cwd)
+    args = tool_input(event)
+    session = event.get("session_id")
+    return Call(command_of(args), cwd, session if isinstance(session, str) else None, args)
 
 
 def tool_input(event: dict[str, Any], key: str = "tool_input") -> dict[str, Any]:

@@ -11,8 +11,6 @@ timeout, run_in_background}.
 
 from __future__ import annotations
 
-import os
-
 from vshell.harness.claude_shape import ClaudeShape
 
 
@@ -20,10 +18,7 @@ class Claude(ClaudeShape):
     name = "claude"
     title = "Claude Code"
     docs = "https://code.claude.com/docs/en/hooks"
-
-    def settings_path(self, scope: str, root: str) -> str:
-        base = root if scope == "project" else os.path.expanduser("~")
-        return os.path.join(base, ".claude", "settings.json")
+    folder, file = ".claude", "settings.json"
 
 
 HARNESS = Claude()

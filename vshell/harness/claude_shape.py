@@ -9,11 +9,9 @@ from typing import Any
 from vshell.harness.base import (
     Call,
     Harness,
-    command_of,
-    event_cwd,
     hook_groups,
     remove_grouped,
-    tool_input,
+    tool_call,
 )
 from vshell.harness.policy import Decision
 
@@ -24,12 +22,7 @@ class ClaudeShape(Harness):
     tool = "Bash"
 
     def read(self, event: dict[str, Any]) -> Call:
-        cwd = event_cwd(event)
-        if event.get("tool_name", self.tool) != self.tool:
-            return Call(None, cwd)
-        args = tool_input(event)
-        session = event.get("session_id")
-        return Call(command_of(args), cwd, session if isinstance(session, str) else None, args)
+        return tool_call(event, self.tool)
 
     def answer(self, decision: Decision, call: Call) -> dict[str, Any] | None:
         if decision.action == "deny":

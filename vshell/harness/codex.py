@@ -18,8 +18,6 @@ without a reason is "unsupported" and fails open).  So the answer carries only
 
 from __future__ import annotations
 
-import os
-
 from vshell.harness.claude_shape import ClaudeShape
 
 
@@ -27,10 +25,7 @@ class Codex(ClaudeShape):
     name = "codex"
     title = "OpenAI Codex CLI"
     docs = "https://developers.openai.com/codex/hooks"
-
-    def settings_path(self, scope: str, root: str) -> str:
-        base = root if scope == "project" else os.path.expanduser("~")
-        return os.path.join(base, ".codex", "hooks.json")
+    folder, file = ".codex", "hooks.json"
 
 
 HARNESS = Codex()

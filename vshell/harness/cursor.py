@@ -10,7 +10,6 @@ answer {permission: allow|deny|ask, user_message, agent_message}).
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from vshell.harness.base import Call, EventError, Harness, add_flat, event_cwd, remove_flat
@@ -24,6 +23,7 @@ class Cursor(Harness):
     title = "Cursor"
     docs = "https://cursor.com/docs/agent/hooks"
     can_rewrite = False
+    folder, file = ".cursor", "hooks.json"
 
     def read(self, event: dict[str, Any]) -> Call:
         name = event.get("hook_event_name", EVENT)
@@ -46,10 +46,6 @@ class Cursor(Harness):
     def deny(self, reason: str) -> dict[str, Any]:
         return {"permission": "deny", "user_message": f"vshell: {reason}",
                 "agent_message": reason}
-
-    def settings_path(self, scope: str, root: str) -> str:
-        base = root if scope == "project" else os.path.expanduser("~")
-        return os.path.join(base, ".cursor", "hooks.json")
 
     def add_hook(self, data: dict[str, Any], command: str) -> bool:
         if self.has_hook(data):

@@ -21,11 +21,9 @@ from typing import Any
 from vshell.harness.base import (
     Call,
     Harness,
-    command_of,
-    event_cwd,
     hook_groups,
     remove_grouped,
-    tool_input,
+    tool_call,
 )
 from vshell.harness.policy import Decision
 
@@ -37,17 +35,14 @@ class Gemini(Harness):
     name = "gemini"
     title = "Gemini CLI"
     docs = "https://geminicli.com/docs/hooks/reference"
+    folder, file = ".gemini", "settings.json"
 
     def read(self, event: dict[str, Any]) -> Call:
-        cwd = event_cwd(event)
-        if event.get("tool_name", TOOL) != TOOL:
-            return Call(None, cwd)
-        args = tool_input(event)
-        dir_path = args.get("dir_path")
-        if isinstance(dir_path, str) and dir_path:
-            cwd = dir_path if os.path.isabs(dir_path) else os.path.join(cwd, dir_path)
-        session = event.get("session_id")
-        return Call(command_of(args), cwd, session if isinstance(session, str) else None, args)
+        call = tool_call(event, TOOL)
+        dir_path = call.tool_input.get("dir_path")
+        if isinstance(dir_path, str) and dir_path:  # where the model asked it to run
+            call.cwd = os.path.join(call.cwd, dir_path)
+        return call
 
     def answer(self, decision: Decision, call: Call) -> dict[str, Any] | None:
         if decision.action == "deny":
@@ -61,10 +56,6 @@ class Gemini(Harness):
 
     def deny(self, reason: str) -> dict[str, Any]:
         return {"decision": "deny", "reason": reason}
-
-    def settings_path(self, scope: str, root: str) -> str:
-        base = root if scope == "project" else os.path.expanduser("~")
-        return os.path.join(base, ".gemini", "settings.json")
 
     def add_hook(self, data: dict[str, Any], command: str) -> bool:
         if self.has_hook(data):

@@ -206,14 +206,20 @@ def _stop(argv: list[str]) -> int:
     own, rest = _own_flags(argv)
     if rest:
         raise _Usage(f"unexpected argument {rest[0]}")
+    path, _ = _this_scope(own)
+    if not stop(path):
+        sys.stderr.write("vshell stop: no session is running in this scope\n")
+    return 0
+
+
+def _this_scope(own: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """(socket path, spec) of the cwd's scope under vshell.toml and --isolation/--session."""
     cwd = os.getcwd()
     settings = load_settings(*_roots(cwd))
     if "--isolation" in own:
         settings.isolation = own["--isolation"]
-    _, path, _ = _scope_and_spec(cwd, settings, own.get("--session"))
-    if not stop(path):
-        sys.stderr.write("vshell stop: no session is running in this scope\n")
-    return 0
+    _, path, spec = _scope_and_spec(cwd, settings, own.get("--session"))
+    return path, spec
 
 
 def _roots(cwd: str) -> tuple[str, str | None]:
@@ -232,10 +238,6 @@ def _review(action: str, argv: list[str]) -> int:
         raise _Usage(f"unknown option {next(a for a in argv if a.startswith('-'))}")
     if argv and action != "sync":
         raise _Usage(f"unexpected argument {argv[0]}")
-    cwd = os.getcwd()
-    settings = load_settings(*_roots(cwd))
-    if "--isolation" in own:
-        settings.isolation = own["--isolation"]
-    _, path, spec = _scope_and_spec(cwd, settings, own.get("--session"))
-    paths = [os.path.realpath(os.path.join(cwd, p)) for p in argv]
+    path, spec = _this_scope(own)
+    paths = [os.path.realpath(p) for p in argv]
     return call(path, spec, {"op": "review", "action": action, "paths": paths})
