@@ -4,6 +4,7 @@ test, whose session servers are stopped when the test ends."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,8 @@ def runtime_dir() -> Iterator[dict[str, str]]:
         while any(n.endswith(".sock") for n in os.listdir(rt)) and time.monotonic() < deadline:
             time.sleep(0.05)
         left = [n for n in os.listdir(rt) if n.endswith(".sock")]
+        shutil.rmtree(rt, ignore_errors=True)
+        shutil.rmtree(cfg, ignore_errors=True)
         assert not left, f"session servers left running: {left}"
 
 
