@@ -79,6 +79,10 @@ prints where its cache is.
 T type changed), `diff` shows them as a unified diff, `sync [PATH...]` applies them
 (all, or those under PATH; exit 1 and nothing applied on conflict), `discard` drops them.
 Run script files with these names as ./changes etc.
+`vshell run [-c SCRIPT | FILE]` runs in the persistent session of this git worktree,
+`vshell stop` ends it (`vshell run --help`); `vshell hook|install|uninstall|doctor`
+connect coding agents' shell tools to it (`vshell hook --help`).  Script files named
+run, stop, hook, install, uninstall or doctor run as ./run etc.
 Exit status: the script's; 2 for bad usage or a script that does not parse; 137 when the
 timeout stops a run; 130 on SIGINT; 143 on SIGTERM.
 """
@@ -318,6 +322,14 @@ def _main(argv: list[str] | None = None) -> int:
         from vshell.sandbox import prepare_python
 
         return prepare_python(argv[1:])
+    if argv and argv[0] in ("hook", "install", "uninstall", "doctor"):  # issue 20
+        from vshell.harness.cli import harness_main
+
+        return harness_main(argv[0], argv[1:])
+    if argv and (argv[0] in ("run", "stop") or argv[0] in REVIEW_COMMANDS and "--scope" in argv):
+        from vshell.scope.cli import scope_main
+
+        return scope_main(argv[0], argv[1:], parse_args)
     if argv and argv[0] in REVIEW_COMMANDS:  # a script file named like one: ./changes
         from vshell.cli.review import review_main
 
