@@ -23,7 +23,10 @@ from __future__ import annotations
 
 from vshell.records import record
 
-__all__ = ["ANSI_C", "ECHO", "PRINTF", "PRINTF_B", "Decoded", "decode", "normalize_bytes"]
+__all__ = [
+    "ANSI_C", "ECHO", "PRINTF", "PRINTF_B", "Decoded", "decode", "normalize_bytes",
+    "sed_numeric_escapes",
+]
 
 ANSI_C = "ansi-c"
 ECHO = "echo"
@@ -140,3 +143,41 @@ def decode(s: str, mode: str) -> Decoded:
         else:
             out.append("\\" + e)
     return Decoded(normalize_bytes("".join(out)), False, tuple(errors))
+
+
+_SED_NUMERIC = {"d": (10, "0123456789", 3), "o": (8, "01234567", 3), "x": (16, _HEX, 2)}
+
+
+def sed_numeric_escapes(pattern: str) -> str:
+    """GNU sed's numeric escapes in a regex or replacement: ``\\dNNN \\oNNN \\xHH \\cX``.
+
+    The character produced goes into the regex as is (GNU's ``\\x2e`` is a ``.`` that
+    matches any character); every other escape, ``\\\\`` included, is kept as written for
+    the regex compiler.  Unlike ``decode``, values are code points, not bytes.
+    """
+    if "\\" not in pattern:
+        return pattern
+    out: list[str] = []
+    k, n = 0, len(pattern)
+    while k < n:
+        c = pattern[k]
+        if c != "\\" or k + 1 >= n:
+            out.append(c)
+            k += 1
+            continue
+        d = pattern[k + 1]
+        spec = _SED_NUMERIC.get(d)
+        if spec is not None:
+            base, digits, limit = spec
+            j = _digits(pattern, k + 2, digits, limit)
+            if j > k + 2:
+                out.append(chr(int(pattern[k + 2 : j], base) & 0xFF))
+                k = j
+                continue
+        if d == "c" and k + 2 < n:
+            out.append(chr(ord(pattern[k + 2].upper()) ^ 0x40))
+            k += 3
+            continue
+        out.append(c + d)
+        k += 2
+    return "".join(out)

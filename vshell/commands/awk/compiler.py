@@ -965,7 +965,8 @@ class Compiler:
         return lambda F: st.output(op, tv(F))
 
     def s_printf(self, node: Node) -> Fn:
-        from vshell.commands.awk.format import NotEnoughArgs, sprintf
+        from vshell.commands.awk.format import NotEnoughArgs
+        from vshell.commands.awk.values import sprintf
 
         _, args, redir = node
         st = self.st
@@ -979,7 +980,7 @@ class Compiler:
             try:
                 text = sprintf(f, [r(F) for r in rest], lambda: conv(st))
             except NotEnoughArgs as e:
-                raise AwkFatal(_ran_out(f, e.pos)) from None
+                raise AwkFatal(e.message(f)) from None
             out_fn(F).write(text)
 
         return printf
@@ -1214,13 +1215,6 @@ def _has_jump(node: object) -> bool:
 
     visit(node)
     return found
-
-
-def _ran_out(fmt: str, pos: int) -> str:
-    return (
-        "not enough arguments to satisfy format string\n"
-        f"\t`{fmt}'\n\t{' ' * (pos + 1)}^ ran out for this one"
-    )
 
 
 def _div(a: float, b: float) -> float:

@@ -1,4 +1,9 @@
-"""printf/sprintf formatting with C's conversions, as awk applies them to awk values."""
+"""printf/sprintf formatting with C's conversions, as awk applies them to awk values.
+
+The formatter knows nothing of awk's value types: ``values.py`` (which needs the formatter
+for an odd CONVFMT) hands it a :class:`Conversions` that reads a value as a number, as a
+string, or as a character code, so the two modules import in one direction only.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import math
 import re
 from collections.abc import Callable
 
-from vshell.commands.awk.values import StrNum, looks_numeric, num2str_fmt, to_num, to_str
+from vshell.records import record
 
 _SPEC = re.compile(
     r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|L|q|j|z|t)?([cdiouxXeEfFgGs%])"
@@ -20,6 +25,23 @@ class NotEnoughArgs(Exception):
     def __init__(self, pos: int) -> None:
         super().__init__(pos)
         self.pos = pos
+
+    def message(self, fmt: str) -> str:
+        """gawk's fatal message, pointing at the conversion that had no argument."""
+        return (
+            "not enough arguments to satisfy format string\n"
+            f"\t`{fmt}'\n\t{' ' * (self.pos + 1)}^ ran out for this one"
+        )
+
+
+@record(frozen=True)
+class Conversions:
+    """How the formatter reads an awk value (given by ``values.py``)."""
+
+    number: Callable[[object], float]
+    string: Callable[[object, str], str]
+    # %c: a value that is a number prints the character of that code, a string its first
+    is_number: Callable[[object], bool]
 
 
 def _parse(fmt: str) -> list[object]:
@@ -64,8 +86,11 @@ def _special(x: float, flags: str) -> str:
     return "-inf"
 
 
-def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
-    """Format ``args`` (awk values) with ``fmt``; missing arguments count as empty."""
+def sprintf(
+    fmt: str, args: list[object], convfmt: Callable[[], str], conv_of: Conversions
+) -> str:
+    """Format ``args`` (awk values) with ``fmt``; running out of arguments is NotEnoughArgs."""
+    to_num, to_str = conv_of.number, conv_of.string
     out: list[str] = []
     ai = 0
     nargs = len(args)
@@ -96,7 +121,7 @@ def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
         elif conv == "c":
             if arg is None:
                 ch = ""
-            elif type(arg) is float or (isinstance(arg, StrNum) and looks_numeric(arg)):
+            elif conv_of.is_number(arg):
                 code = int(to_num(arg))
                 try:
                     ch = chr(code) if code >= 0 else ""
@@ -137,7 +162,3 @@ def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
                 out.append((spec + conv) % x)
     return "".join(out)
 
-
-def format_number(x: float, fmt: str) -> str:
-    """Number to string with CONVFMT/OFMT (integers print as integers)."""
-    return num2str_fmt(x, fmt)

@@ -122,7 +122,8 @@ def compile_builtin(c: Compiler, node: Node) -> Fn:
             return lambda F: s(F).lower()
         return lambda F: s(F).upper()
     if name == "sprintf":
-        from vshell.commands.awk.format import NotEnoughArgs, sprintf
+        from vshell.commands.awk.format import NotEnoughArgs
+        from vshell.commands.awk.values import sprintf
 
         if n == 0:
             raise AwkFatal("sprintf: no arguments")
@@ -134,9 +135,7 @@ def compile_builtin(c: Compiler, node: Node) -> Fn:
             try:
                 return sprintf(f, [r(F) for r in rest], lambda: st.CONVFMT)
             except NotEnoughArgs as e:
-                from vshell.commands.awk.compiler import _ran_out
-
-                raise AwkFatal(_ran_out(f, e.pos)) from None
+                raise AwkFatal(e.message(f)) from None
 
         return sprintf_
     if name == "split" or name == "patsplit":

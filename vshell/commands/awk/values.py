@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+
+from vshell.commands.awk import format as cformat
 
 
 class StrNum(str):
@@ -75,8 +78,6 @@ def num2str_fmt(x: float, fmt: str) -> str:
     try:
         return fmt % x
     except (TypeError, ValueError):
-        from vshell.commands.awk.format import sprintf
-
         return sprintf(fmt, [x], lambda: "%.6g")
 
 
@@ -121,3 +122,15 @@ def compare(a: object, b: object, convfmt: str) -> int:
     s = a if ta is not float else num2str_fmt(a, convfmt)  # type: ignore[arg-type]
     t = b if tb is not float else num2str_fmt(b, convfmt)  # type: ignore[arg-type]
     return (s > t) - (s < t)  # type: ignore[operator]
+
+
+def _is_number(v: object) -> bool:
+    return type(v) is float or (isinstance(v, StrNum) and looks_numeric(v))
+
+
+_CONVERSIONS = cformat.Conversions(to_num, to_str, _is_number)
+
+
+def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
+    """awk's sprintf over awk values (see ``format.sprintf``)."""
+    return cformat.sprintf(fmt, args, convfmt, _CONVERSIONS)

@@ -1154,12 +1154,6 @@ def _simple_sub(comp: regex.Regex, sub: Subst) -> str | bool | None:
     return result
 
 
-def _numeric(pattern: str) -> str:
-    from vshell.commands.sed.parse import _numeric_escapes
-
-    return _numeric_escapes(pattern)
-
-
 _INVALID = re.compile("[\udc80-\udcff]")
 
 
