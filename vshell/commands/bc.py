@@ -28,15 +28,10 @@ from decimal import Decimal, localcontext
 
 from vshell.command import Invocation
 from vshell.commands._lib.bigdigits import approx_digits, to_int, to_str
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-usage: bc [options] [file ...]
-  -h  --help         print this usage and exit
-  -l  --mathlib      use the predefined math routines
-  -q  --quiet        don't print initial banner
-  -v  --version      print version information and exit
-"""
+HELP = help_text("bc")
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>[0-9A-F]+(?:\.[0-9A-F]*)?|\.[0-9A-F]+)|(?P<name>[a-z][a-z0-9_]*)"

@@ -16,6 +16,7 @@ from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands import curl_file
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import UsageError, parse
 from vshell.net import http
 from vshell.net.errors import (
@@ -47,45 +48,7 @@ RETRY_STATUS = {408, 429, 500, 502, 503, 504}
 REDIRECT_STATUS = {301, 302, 303, 307, 308}
 NO_NET = "network access is not permitted"
 
-HELP = """Usage: curl [options...] <url>
- -A, --user-agent <name>   Send User-Agent <name> to server
- -b, --cookie <data>       Send cookies from string
-     --cacert <file>       CA certificate to verify peer against (a sandbox path)
-     --compressed          Request compressed response
-     --connect-timeout <s> Maximum time allowed for connection
-     --create-dirs         Create necessary local directory hierarchy
- -d, --data <data>         HTTP POST data (@file reads a file, @- stdin)
-     --data-binary <data>  HTTP POST binary data
-     --data-raw <data>     HTTP POST data, '@' allowed
-     --data-urlencode <d>  HTTP POST data url encoded
- -D, --dump-header <file>  Write the received headers to <file>
- -e, --referer <URL>       Referrer URL
- -f, --fail                Fail fast with no output on HTTP errors
-     --fail-with-body      Fail on HTTP errors but save the body
- -F, --form <name=content> Specify multipart MIME data
- -G, --get                 Put the post data in the URL and use GET
- -H, --header <header>     Pass custom header(s) to server
- -i, --include             Include protocol response headers in the output
- -I, --head                Show document info only
-     --json <data>         HTTP POST JSON
- -L, --location            Follow redirects
-     --max-redirs <num>    Maximum number of redirects allowed
- -m, --max-time <seconds>  Maximum time allowed for the transfer
- -o, --output <file>       Write to file instead of stdout
- -O, --remote-name         Write output to a file named as the remote file
- -r, --range <range>       Retrieve only the bytes within RANGE
-     --retry <num>         Retry request if transient problems occur
-     --retry-delay <s>     Wait time between retries
- -s, --silent              Silent mode
- -S, --show-error          Show error even when -s is used
- -T, --upload-file <file>  Transfer local FILE to destination (PUT)
- -u, --user <user:pass>    Server user and password
-     --url <url>           URL to work with
- -v, --verbose             Make the operation more talkative
- -w, --write-out <format>  Use output FORMAT after completion
- -X, --request <method>    Specify request method to use
-Network access follows the sandbox allow list; TLS certificates are always verified.
-"""
+HELP = help_text("curl")
 
 
 class CurlError(Exception):

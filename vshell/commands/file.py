@@ -18,23 +18,11 @@ import struct
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import enc, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 
-HELP = """\
-Usage: file [OPTION...] [FILE...]
-Determine type of FILEs.
-
-  -b, --brief                do not prepend filenames to output lines
-  -i, --mime                 output MIME type strings
-      --mime-type            output the MIME type
-      --mime-encoding        output the MIME encoding
-  -L, --dereference          follow symlinks
-  -h, --no-dereference       don't follow symlinks (default)
-  -s, --special-files        treat special (block/char devices) files as ordinary ones
-  -z, --uncompress           (accepted, not supported: looks at the compressed data)
-      --help                 display this help and exit
-"""
+HELP = help_text("file")
 
 HEAD = 1 << 20
 

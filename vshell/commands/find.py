@@ -24,34 +24,13 @@ from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, group_name, owner_name, quote
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.modes import apply as apply_mode
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.records import field, record
 from vshell.text import glob, regex
 
-HELP = """\
-Usage: find [-H] [-L] [-P] [path...] [expression]
-
-default path is the current directory; default expression is -print
-expression may consist of: operators, options, tests, and actions:
-
-operators (decreasing precedence; -and is implicit where no others are given):
-      ( EXPR )   ! EXPR   -not EXPR   EXPR1 -a EXPR2   EXPR1 -and EXPR2
-      EXPR1 -o EXPR2   EXPR1 -or EXPR2   EXPR1 , EXPR2
-
-normal options (always true, specified before other expressions):
-      -depth -maxdepth LEVELS -mindepth LEVELS -mount -noleaf -xdev
-
-tests (N can be +N or -N or N):
-      -amin N -anewer FILE -atime N -cmin N -cnewer FILE -ctime N -empty -executable
-      -false -gid N -group NAME -iname PATTERN -ipath PATTERN -iregex PATTERN
-      -iwholename PATTERN -links N -mmin N -mtime N -name PATTERN -newer FILE
-      -path PATTERN -perm [-/]MODE -readable -regex PATTERN -size N[bcwkMG]
-      -true -type [bcdpflsD] -uid N -user NAME -wholename PATTERN -writable -xtype [bcdpfls]
-
-actions: -delete -print0 -printf FORMAT -print -prune -quit -ls
-      -exec COMMAND ; -exec COMMAND {} + -execdir COMMAND ; -execdir COMMAND {} +
-"""
+HELP = help_text("find")
 
 Node = Callable[["Ctx"], bool]
 

@@ -14,30 +14,13 @@ from typing import IO
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, enc, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
 OUT_CHUNK = 1 << 20
 """The most one decompression call returns: 64 KiB of zeros compressed expand to 64 MiB."""
 
-HELP = """\
-Usage: gzip [OPTION]... [FILE]...
-Compress or uncompress FILEs (by default, compress FILES in-place).
-
-  -c, --stdout      write on standard output, keep original files unchanged
-  -d, --decompress  decompress
-  -f, --force       force overwrite of output file and compress links
-  -k, --keep        keep (don't delete) input files
-  -l, --list        list compressed file contents
-  -n, --no-name     do not save or restore the original name and timestamp
-  -N, --name        save or restore the original name and timestamp
-  -q, --quiet       suppress all warnings
-  -S, --suffix=SUF  use suffix SUF on compressed files
-  -t, --test        test compressed file integrity
-  -v, --verbose     verbose mode
-  -1, --fast        compress faster
-  -9, --best        compress better
-      --help        display this help and exit
-"""
+HELP = help_text("gzip")
 
 SUFFIXES = [".gz", "-gz", ".z", "-z", "_z", ".Z"]
 

@@ -25,49 +25,13 @@ from vshell.commands._lib.futil import (
     quoteaf,
     strerror,
 )
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.commands._lib.width import char_width
 from vshell.records import record
 
-HELP = """\
-Usage: ls [OPTION]... [FILE]...
-List information about the FILEs (the current directory by default).
-Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
-
-  -a, --all                  do not ignore entries starting with .
-  -A, --almost-all           do not list implied . and ..
-  -c                         with -lt: sort by, and show, ctime
-  -d, --directory            list directories themselves, not their contents
-  -F, --classify[=WHEN]      append indicator (one of */=>@|) to entries
-      --full-time            like -l --time-style=full-iso
-  -g                         like -l, but do not list owner
-      --group-directories-first
-                             group directories before files
-  -G, --no-group             in a long listing, don't print group names
-  -h, --human-readable       with -l, print sizes like 1K 234M 2G etc.
-  -L, --dereference          show information for the file a symbolic link references
-  -l                         use a long listing format
-  -n, --numeric-uid-gid      like -l, but list numeric user and group IDs
-  -o                         like -l, but do not list group information
-  -p                         append / indicator to directories
-  -r, --reverse              reverse order while sorting
-  -R, --recursive            list subdirectories recursively
-  -i, --inode                print the index number of each file
-  -s, --size                 print the allocated size of each file, in blocks
-  -S                         sort by file size, largest first
-      --time-style=STYLE     full-iso, long-iso, iso, locale or +FORMAT
-  -t                         sort by time, newest first
-  -u                         with -lt: sort by, and show, access time
-  -1                         list one file per line
-  -C                         list entries by columns
-  -x                         list entries by lines instead of by columns
-  -m                         fill width with a comma separated list of entries
-  -T, --tabsize=COLS         assume tab stops at each COLS instead of 8
-  -w, --width=COLS           set output width to COLS.  0 means no limit
-                             (default: $COLUMNS, else 80)
-      --help        display this help and exit
-"""
+HELP = help_text("ls")
 
 LONG = [
     "all",

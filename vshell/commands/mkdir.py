@@ -7,18 +7,10 @@ import errno
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import modes as _modes
 from vshell.commands._lib.futil import quote, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: mkdir [OPTION]... DIRECTORY...
-Create the DIRECTORY(ies), if they do not already exist.
-
-  -m, --mode=MODE   set file mode (as in chmod), not a=rwx - umask
-  -p, --parents     no error if existing, make parent directories as needed,
-                    with their file modes unaffected by any -m option.
-  -v, --verbose     print a message for each created directory
-      --help        display this help and exit
-"""
+HELP = help_text("mkdir")
 
 
 def run(inv: Invocation) -> int:

@@ -12,23 +12,11 @@ import stat as st
 from vshell.command import Invocation
 from vshell.commands._lib.copy import Copier, CopyOptions, is_inside, same_file
 from vshell.commands._lib.futil import quoteaf, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.targets import pairs
 
-HELP = """\
-Usage: mv [OPTION]... [-T] SOURCE DEST
-  or:  mv [OPTION]... SOURCE... DIRECTORY
-  or:  mv [OPTION]... -t DIRECTORY SOURCE...
-Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
-
-  -f, --force                  do not prompt before overwriting
-  -n, --no-clobber             do not overwrite an existing file
-  -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
-  -T, --no-target-directory    treat DEST as a normal file
-  -u, --update                 move only when the SOURCE file is newer
-  -v, --verbose                explain what is being done
-      --help        display this help and exit
-"""
+HELP = help_text("mv")
 
 
 def _remove_tree(inv: Invocation, path: str) -> None:

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, quotef, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: tee [OPTION]... [FILE]...
-Copy standard input to each FILE, and also to standard output.
-
-  -a, --append              append to the given FILEs, do not overwrite
-  -i, --ignore-interrupts   ignore interrupt signals
-  -p                        operate in a more appropriate MODE with pipes
-      --output-error[=MODE]   set behavior on write error
-      --help        display this help and exit
-"""
+HELP = help_text("tee")
 
 
 def run(inv: Invocation) -> int:

@@ -8,22 +8,11 @@ import stat as st
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.text import glob
 
-HELP = """\
-usage: tree [-adfF] [-L level] [-P pattern] [-I pattern] [--dirsfirst] [--noreport]
-        [--help] [--] [directory ...]
-  -a            All files are listed.
-  -d            List directories only.
-  -f            Print the full path prefix for each file.
-  -F            Appends '/', '=', '*', '@', '|' or '>' as per ls -F.
-  -L level      Descend only level directories deep.
-  -P pattern    List only those files that match the pattern given.
-  -I pattern    Do not list files that match the given pattern.
-  --noreport    Turn off file/directory count at end of tree listing.
-  --dirsfirst   List directories before files.
-"""
+HELP = help_text("tree")
 
 def _any_match(patterns: list[str], name: str) -> bool:
     """tree's ``-P``/``-I``: each pattern is alternatives split at every ``|``, matched

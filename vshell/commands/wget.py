@@ -12,6 +12,7 @@ import urllib.parse
 from typing import Any
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.net import http
 from vshell.net.errors import (
@@ -22,18 +23,7 @@ from vshell.net.errors import (
     TransferFailed,
 )
 
-HELP = """Usage: wget [OPTION]... [URL]...
-  -q,  --quiet                 quiet (no output)
-  -O,  --output-document=FILE  write documents to FILE ('-' for standard output)
-  -P,  --directory-prefix=DIR  save files to DIR/...
-  -U,  --user-agent=AGENT      identify as AGENT instead of Wget/VERSION
-       --header=STRING         insert STRING among the headers
-  -T,  --timeout=SECONDS       set all timeout values to SECONDS
-       --max-redirect=NUM      maximum redirections allowed per page
-  -S,  --server-response       print server response
-       --post-data=STRING      use the POST method; send STRING as the data
-Network access follows the sandbox allow list; TLS certificates are always verified.
-"""
+HELP = help_text("wget")
 
 
 def _default_name(inv: Invocation, url: str, prefix: str) -> str:

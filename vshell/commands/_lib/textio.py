@@ -12,7 +12,7 @@ from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import opts as _opts
-from vshell.commands._lib.helptext import HELP, VERSION
+from vshell.commands._lib.helptext import find_help, find_version
 from vshell.text import gnuquote
 from vshell.text.numarg import suffix_multiplier
 
@@ -31,7 +31,8 @@ def options(
 ) -> _opts.Options:
     """Parse options with the command's GNU ``--help`` and ``--version`` texts wired in."""
     long = list(long)
-    if inv.name in VERSION and "version" not in long:
+    version = find_version(inv.name)
+    if version is not None and "version" not in long:
         long.append("version")
     opts = _opts.parse(
         inv,
@@ -41,10 +42,10 @@ def options(
         usage_status=usage_status,
         numeric=numeric,
         permute=permute,
-        help_text=HELP.get(inv.name),
+        help_text=find_help(inv.name),
     )
-    if inv.name in VERSION and opts.has("--version"):
-        inv.stdout.write(VERSION[inv.name].encode())
+    if version is not None and opts.has("--version"):
+        inv.stdout.write(version.encode())
         raise Exit(0)
     return opts
 

@@ -6,6 +6,7 @@ import sys
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import opts as _opts
+from vshell.commands._lib.helptext import help_text
 from vshell.commands.awk.compiler import Compiler
 from vshell.commands.awk.interp import Runner
 from vshell.commands.awk.lexer import AwkSyntaxError, unescape
@@ -13,17 +14,7 @@ from vshell.commands.awk.parser import Parser
 from vshell.commands.awk.runtime import AwkFatal, State
 from vshell.commands.awk.values import StrNum
 
-USAGE = """\
-Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
-Usage: awk [POSIX or GNU style options] [--] 'program' file ...
-POSIX options:\t\tGNU long options: (standard)
-\t-f progfile\t\t--file=progfile
-\t-F fs\t\t\t--field-separator=fs
-\t-v var=val\t\t--assign=var=val
-Short options:\t\tGNU long options: (extensions)
-\t-e 'program-text'\t--source='program-text'
-\t-V\t\t\t--version
-"""
+USAGE = help_text("awk")
 VERSION = "GNU Awk 5.2.1 (vshell awk: compiled to Python closures)\n"
 
 if sys.getrecursionlimit() < 20000:

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Iterator
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import UsageError, parse
 from vshell.commands.sed.parse import (
     NO_REGEX,
@@ -42,24 +43,7 @@ LONG = [
     "follow-symlinks", "binary", "debug", "version",
 ]
 
-VERSION = (
-    'sed (GNU sed) 4.9\n'
-    'Packaged by Debian\n'
-    'Copyright (C) 2022 Free Software Foundation, Inc.\n'
-    'License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n'
-    'This is free software: you are free to change and redistribute it.\n'
-    'There is NO WARRANTY, to the extent permitted by law.\n'
-    '\n'
-    'Written by Jay Fenlason, Tom Lord, Ken Pizzini,\n'
-    'Paolo Bonzini, Jim Meyering, and Assaf Gordon.\n'
-    '\n'
-    'This sed program was built with SELinux support.\n'
-    'SELinux is disabled on this system.\n'
-    '\n'
-    'GNU sed home page: <https://www.gnu.org/software/sed/>.\n'
-    'General help using GNU software: <https://www.gnu.org/gethelp/>.\n'
-    'E-mail bug reports to: <bug-sed@gnu.org>.\n'
-)
+VERSION = version_text("sed")
 
 
 class _Quit(Exception):
@@ -1184,47 +1168,4 @@ def _run(inv: Invocation) -> int:
 __all__ = ["compile_sed_regex", "run"]
 
 
-SED_HELP = (
-    'Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n'
-    '\n'
-    '  -n, --quiet, --silent\n'
-    '                 suppress automatic printing of pattern space\n'
-    '      --debug\n'
-    '                 annotate program execution\n'
-    '  -e script, --expression=script\n'
-    '                 add the script to the commands to be executed\n'
-    '  -f script-file, --file=script-file\n'
-    '                 add the contents of script-file to the commands to be executed\n'
-    '  --follow-symlinks\n'
-    '                 follow symlinks when processing in place\n'
-    '  -i[SUFFIX], --in-place[=SUFFIX]\n'
-    '                 edit files in place (makes backup if SUFFIX supplied)\n'
-    '  -l N, --line-length=N\n'
-    "                 specify the desired line-wrap length for the `l' command\n"
-    '  --posix\n'
-    '                 disable all GNU extensions.\n'
-    '  -E, -r, --regexp-extended\n'
-    '                 use extended regular expressions in the script\n'
-    '                 (for portability use POSIX -E).\n'
-    '  -s, --separate\n'
-    '                 consider files as separate rather than as a single,\n'
-    '                 continuous long stream.\n'
-    '      --sandbox\n'
-    '                 operate in sandbox mode (disable e/r/w commands).\n'
-    '  -u, --unbuffered\n'
-    '                 load minimal amounts of data from the input files and flush\n'
-    '                 the output buffers more often\n'
-    '  -z, --null-data\n'
-    '                 separate lines by NUL characters\n'
-    '      --help     display this help and exit\n'
-    '      --version  output version information and exit\n'
-    '\n'
-    'If no -e, --expression, -f, or --file option is given, then the first\n'
-    'non-option argument is taken as the sed script to interpret.  All\n'
-    'remaining arguments are names of input files; if no input files are\n'
-    'specified, then the standard input is read.\n'
-    '\n'
-    'GNU sed home page: <https://www.gnu.org/software/sed/>.\n'
-    'General help using GNU software: <https://www.gnu.org/gethelp/>.\n'
-    'E-mail bug reports to: <bug-sed@gnu.org>.\n'
-)
+SED_HELP = help_text("sed")
