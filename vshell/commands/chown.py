@@ -89,6 +89,8 @@ def _run(inv: Invocation, group_only: bool) -> int:
         wanted_owner = all(me.user(t) == me.uid for t in (cur_uid, cur_gid) if t is not None)
     ops = list(opts.operands)
     ref = opts.last("--reference")
+    uid: str | None
+    gid: str | None
     if ref is not None:
         try:
             inv.fs.stat(inv.abs(ref))

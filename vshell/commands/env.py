@@ -53,7 +53,7 @@ def run(inv: Invocation) -> int:
             raise Exit(125, f"cannot change directory to {quoteaf(chdir)}: {why}")
     if inv.run_command is None:
         raise Exit(126, "running commands is not available here")
-    kwargs = {"env": env}
+    kwargs: dict[str, object] = {"env": env}
     if cwd is not None:
         kwargs["cwd"] = cwd
     return inv.run_command(rest, **kwargs)

@@ -692,7 +692,7 @@ class _Printf:
         self.f = finder
         self.tz = zone(finder.inv.env)
         self.pieces: list[tuple[str, str, str, str | None]] = []
-        text = []
+        text: list[str] = []
         i = 0
         while i < len(fmt):
             c = fmt[i]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import stat
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 from vshell.command import Exit, Invocation, describe_oserror
 from vshell.commands._lib.helptext import help_text, version_text
@@ -41,6 +41,11 @@ LONG = [
 ]
 
 VERSION = version_text("grep")
+
+
+# A buffer of input: str (decoded, surrogates for bad bytes), or bytes for a binary file; one
+# code path serves both, so the type is the union's common protocol, which typing cannot name.
+Text: TypeAlias = Any
 
 
 class _Quit(Exception):
@@ -285,7 +290,7 @@ class Matcher:
     def __init__(self, cfg: Config, warn: Callable[[str], None]) -> None:
         self.cfg = cfg
         self.eol = cfg.eol
-        self.eol_x = cfg.eol
+        self.eol_x: Text = cfg.eol
         self.binary = True
         self.per_line = cfg.mode == "P"
         self._last: tuple[Any, bytes] | None = None
@@ -298,7 +303,8 @@ class Matcher:
 
     def _build(self) -> regex.Regex:
         cfg = self.cfg
-        opts = {"icase": cfg.icase, "utf8": cfg.utf8, "eol": cfg.eol.decode("latin-1")}
+        opts: dict[str, Any] = {
+            "icase": cfg.icase, "utf8": cfg.utf8, "eol": cfg.eol.decode("latin-1")}
         pats = cfg.patterns
         if cfg.mode == "P":
             if len(pats) > 1:
@@ -392,6 +398,14 @@ class _File:
 
 class Searcher:
     """Runs the matcher over inputs and prints what GNU grep prints."""
+
+    # the current chunk, and where line numbers and byte offsets were last counted to
+    buf: Text
+    cpos: int
+    cline: int
+    bpos: int
+    bval: int
+    bbase: int
 
     def __init__(self, inv: Invocation, cfg: Config, matcher: Matcher) -> None:
         self.inv = inv
@@ -594,7 +608,7 @@ class Searcher:
         self.width = len(str(num))
         f = _File(name, self.quiet0, self.done_on_match0)
         eol = self.eol
-        self.tail = b"" if self.m.binary else ""
+        self.tail: Text = b"" if self.m.binary else ""
         self.tail_line = 1
         self.tail_byte = 0
         self.abs_end = 0  # absolute offset (buffer units) of the end of data processed
@@ -649,6 +663,7 @@ class Searcher:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 self.buf_valid = False
+        new: Text
         if self.m.binary:
             new = raw
         elif text is not None:

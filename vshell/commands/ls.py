@@ -413,9 +413,9 @@ class Ls:
             if name.startswith(".") and not (self.all or self.almost):
                 continue
             child = path.rstrip("/") + "/" + name
-            e = self._make_child(name, child, shown)
-            if e is not None:
-                entries.append(e)
+            made = self._make_child(name, child, shown)
+            if made is not None:
+                entries.append(made)
         entries = self._key_sort(entries)
         if self.long or self.blocks:
             total = sum(self._blocks(e.st) for e in entries)
@@ -423,12 +423,12 @@ class Ls:
         self._print_entries(entries)
         self._flush()
         if self.recursive:
-            for e in entries:
-                if e.name in (".", "..") or not st.S_ISDIR(e.st.st_mode):
+            for entry in entries:
+                if entry.name in (".", "..") or not st.S_ISDIR(entry.st.st_mode):
                     continue
-                sub = shown + e.name if shown.endswith("/") else shown + "/" + e.name
+                sub = shown + entry.name if shown.endswith("/") else shown + "/" + entry.name
                 self.inv.cancel.check()
-                self._list_dir(sub, e.path, False, True)
+                self._list_dir(sub, entry.path, False, True)
 
     def _make_child(self, name: str, path: str, shown: str) -> Entry | None:
         fs = self.inv.fs

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
 from vshell.text import regex
 from vshell.text.numarg import INT_MAX, INTMAX_MAX, INTMAX_MIN, parse_int
 
 
-def _style(inv: Invocation, v: str, what: str):
+def _style(inv: Invocation, v: str, what: str) -> str | regex.Regex:
     if v in ("a", "t", "n"):
         return v
     if v.startswith("p"):
@@ -50,7 +52,7 @@ def _run(inv: Invocation) -> int:
         "body-numbering=", "section-delimiter=", "footer-numbering=", "header-numbering=",
         "line-increment=", "join-blank-lines=", "number-format=", "no-renumber",
         "number-separator=", "starting-line-number=", "number-width="])
-    styles = {"h": "n", "b": "t", "f": "n"}
+    styles: dict[str, str | regex.Regex] = {"h": "n", "b": "t", "f": "n"}
     delim = b"\\:"
     incr, join, fmt, renumber, sep, start, width = 1, 1, "rn", True, b"\t", 1, 6
     for k, v in opts.items:
@@ -84,7 +86,7 @@ def _run(inv: Invocation) -> int:
                 raise Exit(1, "memory exhausted")
     blank_fmt = b" " * (width + len(sep))
     delims = {delim * 3: "h", delim * 2: "b", delim: "f"} if delim else {}
-    state = {"sec": "b", "num": start, "blanks": 0}
+    state: dict[str, Any] = {"sec": "b", "num": start, "blanks": 0}  # section, number, blanks
     out = inv.stdout
     status = 0
 
@@ -136,7 +138,7 @@ def _run(inv: Invocation) -> int:
                     do = False
                 else:
                     try:
-                        do = style.search(line) is not None
+                        do = style.search(line) is not None  # type: ignore[union-attr]  # letters done above
                     except regex.TooComplex:
                         raise Exit(1, regex.TOO_COMPLEX) from None
                 res.append((number() if do else blank_fmt) + line + nl)

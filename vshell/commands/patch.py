@@ -439,6 +439,7 @@ def _apply_one(inv: Invocation, fp: FilePatch, base: str, strip: int | None, rev
         lambda t: inv.stdout.write(t.encode("utf-8", "surrogateescape")))
     nh = len(fp.hunks)
     hunks_s = "hunk" if nh == 1 else "hunks"
+    name: str | None
     if override is not None:
         name, creating = override, not inv.fs.exists(_path(base, override))
     else:

@@ -104,7 +104,7 @@ def run(inv: Invocation) -> int:
 
 def _read_all(inv: Invocation, name: str) -> bytes:
     if name == "-":
-        parts = []
+        parts: list[bytes] = []
         while True:
             inv.cancel.check()
             data = inv.stdin.read(CHUNK)

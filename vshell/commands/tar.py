@@ -118,14 +118,15 @@ class Tar:
                                   b"Try 'tar --help' or 'tar --usage' for more information.\n")
             raise Exit(2)
         out = self._open_out()
-        sink: IO[bytes] = out
+        sink: IO[bytes] | gzip.GzipFile = out
         mode = "w|" + self.compress if self.compress else "w|"
         if self.compress == "gz":
             # tarfile's stream mode deflates at level 9; GNU tar pipes through gzip -6
             sink = gzip.GzipFile(fileobj=out, mode="wb", compresslevel=GZIP_LEVEL, mtime=0)
             mode = "w|"
         try:
-            with tarfile.open(fileobj=sink, mode=mode, format=tarfile.GNU_FORMAT) as tf:
+            with tarfile.open(fileobj=sink, mode=mode,  # type: ignore[call-overload]  # w|, w|bz2 or w|xz
+                              format=tarfile.GNU_FORMAT) as tf:
                 for op in self.operands:
                     self.inv.cancel.check()
                     base = self.base()

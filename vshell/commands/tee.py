@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import IO
+
 from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, quotef, strerror
 from vshell.commands._lib.helptext import help_text
@@ -15,7 +17,7 @@ def run(inv: Invocation) -> int:
     mode = "ab" if opts.has("-a", "--append") else "wb"
     nopipe = opts.has("-p", "--output-error")
     status = 0
-    outs = []
+    outs: list[tuple[str, IO[bytes] | None]] = []
     for op in opts.operands:
         try:
             if op == "-":

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import stat as st
 
 from vshell.command import Exit, Invocation
@@ -62,7 +63,7 @@ class Tree:
             return "*"
         return ""
 
-    def _entries(self, path: str) -> list[tuple[str, object, object]]:
+    def _entries(self, path: str) -> list[tuple[str, os.stat_result, os.stat_result | None]]:
         fs = self.inv.fs
         result = []
         for name in fs.listdir(path):

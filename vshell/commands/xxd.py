@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
@@ -200,7 +201,7 @@ def _dump(inv: Invocation, f, out, o: dict[str, object], vals: dict[str, str], s
     per = 9 if bits else 2
     groups = (cols + group - 1) // group
     hexwidth = cols * (8 if bits else 2) + groups
-    state = {"zero": 0, "saved": ""}
+    state: dict[str, Any] = {"zero": 0, "saved": ""}  # a zero-line count and the line held
     res: list[str] = []
 
     def line_for(chunk: bytes, a: int) -> str:
@@ -232,7 +233,7 @@ def _dump(inv: Invocation, f, out, o: dict[str, object], vals: dict[str, str], s
                 if nz < 0:
                     state["zero"] -= 1
                 if state["zero"] == 2:
-                    res.append(state["saved"])  # type: ignore[arg-type]
+                    res.append(state["saved"])
                 if state["zero"] > 2:
                     res.append("*\n")
             if nz >= 0 or state["zero"] > 0:

@@ -181,7 +181,7 @@ def _one(inv: Invocation, yaml: Any, a: _Args, sources: list[str], in_place: boo
             raise _usage(inv, f"argument files: can't open '{name}': [Errno {e.errno}] "
                               f"{strerror(e)}: '{name}'") from None
         stream = io.StringIO(data.decode("utf-8", "surrogateescape"))
-        stream.name = "<stdin>" if name == "-" else name  # type: ignore[misc]
+        stream.name = "<stdin>" if name == "-" else name
         try:
             for doc in yaml.load_all(stream, Loader=_loader(yaml)):
                 docs_json.write(json.dumps(_plain(doc), cls=_JSONEncoder).encode() + b"\n")
@@ -202,7 +202,7 @@ def _one(inv: Invocation, yaml: Any, a: _Args, sources: list[str], in_place: boo
         status = e.status
     if out is inv.stdout:
         return status
-    text = out.getvalue()  # type: ignore[union-attr]
+    text = out.getvalue()  # type: ignore[attr-defined]  # not stdout: the BytesIO above
     if a.yaml_out:
         text = _to_yaml(yaml, a, text)
     if in_place:

@@ -435,7 +435,7 @@ class Compiler:
                     if x - x != 0 or "_" in t:
                         x = str2num(t)
             v = G[s]
-            new = (v if type(v) is float else str2num(v)) + x
+            new = (v if type(v) is float else str2num(v)) + x  # type: ignore[arg-type]  # not a float: a str
             G[s] = new
             return new
 
@@ -560,7 +560,7 @@ class Compiler:
 
                 def add_global(F: list) -> float:
                     v = G[s]
-                    new = (v if type(v) is float else str2num(v)) + rv(F)
+                    new = (v if type(v) is float else str2num(v)) + rv(F)  # type: ignore[arg-type]  # not a float: a str
                     G[s] = new
                     return new
 
@@ -568,7 +568,7 @@ class Compiler:
 
             def sub_global(F: list) -> float:
                 v = G[s]
-                new = (v if type(v) is float else str2num(v)) - rv(F)
+                new = (v if type(v) is float else str2num(v)) - rv(F)  # type: ignore[arg-type]  # not a float: a str
                 G[s] = new
                 return new
 
@@ -600,7 +600,7 @@ class Compiler:
 
             def upd_global(F: list) -> float:
                 v = G[s]
-                old = v if type(v) is float else str2num(v)
+                old = v if type(v) is float else str2num(v)  # type: ignore[arg-type]  # not a float: a str
                 new = compute(old, F)
                 G[s] = new
                 return old if post else new

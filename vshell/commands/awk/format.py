@@ -16,7 +16,9 @@ from vshell.records import record
 _SPEC = re.compile(
     r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|L|q|j|z|t)?([cdiouxXeEfFgGs%])"
 )
-_parsed: dict[str, list[object]] = {}
+# a conversion: flags, width ("*" or digits), precision ("*", digits or ""), letter, offset
+Spec = tuple[str, str | None, str | None, str, int]
+_parsed: dict[str, list[str | Spec]] = {}
 
 
 class NotEnoughArgs(Exception):
@@ -44,12 +46,12 @@ class Conversions:
     is_number: Callable[[object], bool]
 
 
-def _parse(fmt: str) -> list[object]:
+def _parse(fmt: str) -> list[str | Spec]:
     """Literal strings and (flags, width, prec, conv) tuples."""
-    parts = _parsed.get(fmt)
-    if parts is not None:
-        return parts
-    parts = []
+    cached = _parsed.get(fmt)
+    if cached is not None:
+        return cached
+    parts: list[str | Spec] = []
     pos = 0
     while True:
         i = fmt.find("%", pos)
@@ -98,7 +100,7 @@ def sprintf(
         if isinstance(part, str):
             out.append(part)
             continue
-        flags, width, prec, conv, at = part  # type: ignore[misc]
+        flags, width, prec, conv, at = part
         if ai >= nargs:
             raise NotEnoughArgs(at)
         if width == "*":

@@ -144,16 +144,16 @@ def compile_builtin(c: Compiler, node: Node) -> Fn:
         need(2, 3)
         rx = c.regex_of(args[0])
         repl = c.str_(args[1])
-        target = args[2] if n == 3 else ("field", ("num", 0.0))
-        if target[0] == "group":
-            target = target[1]
-        if target[0] not in ("var", "elem", "field"):
+        lvalue: Node = args[2] if n == 3 else ("field", ("num", 0.0))
+        if lvalue[0] == "group":
+            lvalue = lvalue[1]
+        if lvalue[0] not in ("var", "elem", "field"):
             # gawk: a non-lvalue target is allowed, the result is discarded
-            get = c.str_(target)
+            get = c.str_(lvalue)
             put = None
         else:
-            get = c.str_(target)
-            put = c.store(target)
+            get = c.str_(lvalue)
+            put = c.store(lvalue)
         glob = name == "gsub"
 
         def sub(F: list) -> float:

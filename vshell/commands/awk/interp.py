@@ -41,7 +41,7 @@ class MainInput:
             argv = G[self.comp.slot("ARGV")]
             if self.index >= argc:
                 break
-            arg = argv.get(str(self.index))  # type: ignore[union-attr]
+            arg = argv.get(str(self.index))  # type: ignore[attr-defined]  # ARGV is an array: a dict
             self.index += 1
             if arg is None:
                 continue
@@ -151,7 +151,7 @@ class Runner:
                     out.write(st.get0() + st.ORS)
 
             if pattern2 is not None:
-                p1, p2 = c.cond(pattern), c.cond(pattern2)
+                p1, p2 = c.cond(pattern), c.cond(pattern2)  # type: ignore[arg-type]  # a range has both
                 compiled.append(_range_rule(p1, p2, act))
             elif pattern is not None:
                 compiled.append(_pattern_rule(c.cond(pattern), act))

@@ -10,13 +10,15 @@ from __future__ import annotations
 import codecs
 import io
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 from vshell.commands.awk.regex import compile_ere
 from vshell.commands.awk.values import StrNum, num2str_fmt, to_num, to_str
 
 if TYPE_CHECKING:
     from vshell.command import Invocation
+    from vshell.commands.awk.interp import MainInput
 
 CHUNK = 1 << 18
 # characters str.split() treats as whitespace but awk's default FS does not
@@ -308,14 +310,15 @@ class State:
         self.RSTART = 0.0
         self.RLENGTH = -1.0
         self.IGNORECASE = 0.0
-        self._fs_split = False
+        # FS as a function (None: awk's default whitespace split; False: before the first FS)
+        self._fs_split: Callable[[str], list[str]] | Literal[False] | None = False
         self.csv = False
         self.set_FS(" ")
         self.stdout = Output(self, inv.stdout, owned=False)
         self.outputs: dict[str, Output] = {}
         self.inputs: dict[str, Reader] = {}
         self.cmd_status: dict[str, int] = {}
-        self.main = None  # MainInput
+        self.main: MainInput | None = None  # set while the main loop reads input
         self.srand_seed = 0.0
         self.prev_seed = 0.0
         import random
@@ -344,25 +347,31 @@ class State:
 
     def refresh_split(self) -> None:
         """Choose ``rsplit`` (record → fields) for the current FS, RS and input."""
+        self.rsplit: Callable[[str], list[str]]
         if self.csv:
             self.rsplit = csv_split
             return
         fs_split = self._fs_split
         if fs_split is None:
-            self.rsplit = str.split if self.ws_safe else _AWK_WS_FIELDS.findall
+            if self.ws_safe:
+                self.rsplit = str.split
+            else:
+                self.rsplit = _AWK_WS_FIELDS.findall
             return
+        assert fs_split is not False, "State.__init__ sets FS first"
+        splitter = fs_split
         if self.RS == "" and self.FS != " ":
 
             def para_split(rec: str) -> list[str]:
                 if not rec:
                     return []
-                return [x for part in fs_split(rec) for x in part.split("\n")]
+                return [x for part in splitter(rec) for x in part.split("\n")]
 
             self.rsplit = para_split
             return
 
         def split(rec: str) -> list[str]:
-            return fs_split(rec) if rec else []
+            return splitter(rec) if rec else []
 
         self.rsplit = split
 

@@ -50,8 +50,8 @@ def str2num(s: str) -> float:
 
 def to_num(v: object) -> float:
     if type(v) is float:
-        return v  # type: ignore[return-value]
-    return str2num(v)  # type: ignore[arg-type]
+        return v
+    return str2num(v)  # type: ignore[arg-type]  # not a float: a str
 
 
 def looks_numeric(s: str) -> bool:
@@ -83,8 +83,8 @@ def num2str_fmt(x: float, fmt: str) -> str:
 
 def to_str(v: object, convfmt: str = "%.6g") -> str:
     if type(v) is float:
-        return num2str_fmt(v, convfmt)  # type: ignore[arg-type]
-    return v  # type: ignore[return-value]
+        return num2str_fmt(v, convfmt)
+    return v  # type: ignore[return-value]  # not a float: a str
 
 
 def to_bool(v: object) -> bool:

@@ -583,7 +583,7 @@ class Sed:
             if self.input.is_last():
                 self.close_range(cmd)
             return not cmd.negate
-        if self.match_regex(a2.regex, self.ps):
+        if self.match_regex(a2.regex, self.ps):  # type: ignore[arg-type]  # kind "re": has one
             self.close_range(cmd)
         return not cmd.negate
 
@@ -608,9 +608,10 @@ class Sed:
             a1 = cmd.a1
             if a1 is None:
                 chosen = not cmd.negate
-            elif cmd.a2 is None and a1.kind == "re" and a1.regex.pattern is not None:
-                self.last_regex = a1.regex
-                chosen = (a1.regex.compiled.search(self.ps) is not None) != cmd.negate
+            elif cmd.a2 is None and (rx := a1.regex) is not None and rx.pattern is not None:
+                self.last_regex = rx
+                found = rx.compiled.search(self.ps)  # type: ignore[union-attr]  # compiled with its pattern
+                chosen = (found is not None) != cmd.negate
             else:
                 chosen = self.selected(cmd)
             if not chosen:
@@ -831,7 +832,7 @@ class Sed:
         if fast is not None:
             if fast.__class__ is not str:
                 fast = self.case_expander(sub)
-            new, n = comp.subn(fast, ps, 0 if sub.globally else 1)  # type: ignore[arg-type]
+            new, n = comp.subn(fast, ps, 0 if sub.globally else 1)
             if not n:
                 return
             self.ps = new
@@ -913,7 +914,7 @@ class Sed:
                 else:
                     one = str(v)
                 continue
-            text = str(v) if k == "lit" else (m.group(v) or "")  # type: ignore[call-overload]
+            text = str(v) if k == "lit" else (m.group(v) or "")
             if mode == "L":
                 text = text.lower()
             elif mode == "U":
@@ -1087,7 +1088,7 @@ def _first_per_line_spans(spans_iter, sub: Subst, text: str) -> str:
             if is_lit:
                 add(v)  # type: ignore[arg-type]
             else:
-                a, b = spans[v]  # type: ignore[index]
+                a, b = spans[v]
                 if a >= 0:
                     add(text[a:b])
         nl = find("\n", e)

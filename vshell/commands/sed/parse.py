@@ -9,6 +9,7 @@ branches carry the index of their label, so the executor is a simple program cou
 from __future__ import annotations
 
 import re
+from typing import TypeAlias
 
 from vshell.records import field, record
 from vshell.text import regex
@@ -40,6 +41,7 @@ COMMENT_ADDR = "comments don't accept any addresses"
 UNTERM_ADDR = "unterminated address regex"
 EXPECTED_NEWER = "expected newer version of sed"
 NO_REGEX = "no previous regular expression"
+CompiledRegex: TypeAlias = regex.Regex  # (a Subst field is named ``regex``)
 SANDBOX = "e/r/w commands disabled in sandbox mode"
 
 
@@ -80,7 +82,7 @@ class Subst:
     wfile: str | None = None
     has_case: bool = False
     max_ref: int = 0
-    fast: tuple[object, object] | None = None  # (regex, how) cached by sed.substitute
+    fast: tuple[CompiledRegex, str | bool | None] | None = None  # (regex, how), by sed.substitute
 
 
 @record
