@@ -193,10 +193,10 @@ def _parse(inv: Invocation) -> Config:
     try:
         opts = parse(shim, SHORT, LONG, usage_status=2, help_text=HELP)
     except UsageError:
-        first = shim.stderr.getvalue().decode(errors="replace").split("\n", 1)[0]  # type: ignore[attr-defined]
+        first = shim.stderr.getvalue().decode(errors="replace").split("\n", 1)[0]  # type: ignore[attr-defined]  # the shim streams are BytesIO
         raise _usage(inv, _option_message(first.removeprefix("curl: "))) from None
     except Exit:
-        inv.stdout.write(shim.stdout.getvalue())  # type: ignore[attr-defined]
+        inv.stdout.write(shim.stdout.getvalue())  # type: ignore[attr-defined]  # the shim streams are BytesIO
         raise
     cfg = Config()
     for key, val in opts.items:

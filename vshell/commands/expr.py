@@ -114,8 +114,8 @@ class _Parser:
             else:
                 a, b = enc(_str(left)), enc(_str(right))
             result = {
-                "<": a < b, "<=": a <= b, "=": a == b, "==": a == b,  # type: ignore[operator]
-                "!=": a != b, ">=": a >= b, ">": a > b,  # type: ignore[operator]
+                "<": a < b, "<=": a <= b, "=": a == b, "==": a == b,  # type: ignore[operator]  # both ints or both bytes
+                "!=": a != b, ">=": a >= b, ">": a > b,  # type: ignore[operator]  # both ints or both bytes
             }[op]
             left = 1 if result else 0
         return left

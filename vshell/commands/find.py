@@ -20,7 +20,7 @@ import re
 import stat as st
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, group_name, owner_name, quote
@@ -29,6 +29,9 @@ from vshell.commands._lib.modes import apply as apply_mode
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.records import field, record
 from vshell.text import glob, regex
+
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
 HELP = help_text("find")
 
@@ -943,7 +946,7 @@ def _visit(finder: Finder, shown: str, path: str, depth: int, start: str, lst: A
         expr(ctx)
 
 
-def _is_ancestor(fs: Any, child: str, parent: str) -> bool:
+def _is_ancestor(fs: VFS, child: str, parent: str) -> bool:
     try:
         real_child = fs.realpath(child)
         real_parent = fs.realpath(parent)

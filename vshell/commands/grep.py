@@ -17,13 +17,16 @@ from __future__ import annotations
 import re
 import stat
 from collections.abc import Callable
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vshell.command import Exit, Invocation, describe_oserror
 from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import Options, UsageError, parse
 from vshell.records import field, record
 from vshell.text import glob, regex
+
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
 CHUNK = 1 << 20
 
@@ -786,7 +789,7 @@ def _sgr(code: bytes, text: bytes) -> bytes:
 # ---------------------------------------------------------------- files and the command
 
 
-def _is_device(fs: Any, vpath: str) -> bool:
+def _is_device(fs: VFS, vpath: str) -> bool:
     """A character or block device, FIFO or socket (what ``-D`` is about)."""
     mode = fs.stat(vpath).st_mode
     return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)

@@ -79,11 +79,11 @@ def _make_parents(inv: Invocation, op: str, verbose: bool) -> None:
             if fs.isdir(path):
                 continue
             err = OSError(errno.ENOTDIR, "Not a directory", shown)
-            err._mkdir_prefix = True  # type: ignore[attr-defined]
+            err._mkdir_prefix = True  # type: ignore[attr-defined]  # a marker read by the message code
             raise err from None
         except OSError as e:
             e2 = OSError(e.errno, e.strerror, shown)
-            e2._mkdir_prefix = True  # type: ignore[attr-defined]
+            e2._mkdir_prefix = True  # type: ignore[attr-defined]  # a marker read by the message code
             raise e2 from None
         if verbose:
             write_line(inv, f"mkdir: created directory {_q(shown)}")

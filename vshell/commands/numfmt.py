@@ -174,7 +174,7 @@ def _fields(inv: Invocation, spec: str) -> list[tuple[int, int]]:
             raise bad("fields are numbered from 1")
         if hi < lo:
             raise bad("invalid decreasing range")
-        out.append((lo, hi))  # type: ignore[arg-type]
+        out.append((lo, hi))  # type: ignore[arg-type]  # math.inf stands for no upper bound
     return out
 
 

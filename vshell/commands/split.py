@@ -129,7 +129,7 @@ def run(inv: Invocation) -> int:
             if not m:
                 raise Exit(1, f"invalid number of chunks: {quote(v)}")
             n = _size(m.group(3), "chunks")
-            k = parse_count(m.group(2)).value if m.group(2) else 0  # type: ignore[union-attr]
+            k = parse_count(m.group(2)).value if m.group(2) else 0  # type: ignore[union-attr]  # the group matched the number pattern
             if k > n:
                 raise Exit(1, f"invalid chunk number: {quote(m.group(2) or '')}")
             mode = "n"

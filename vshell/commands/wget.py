@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 import time
 import urllib.parse
-from typing import Any
+from typing import IO, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.helptext import help_text
@@ -84,7 +84,7 @@ def run(inv: Invocation) -> int:
 
 def _fetch(inv: Invocation, url: str, output: str | None, prefix: str, headers: dict[str, str],
            timeout_s: str | None, post: str | None, max_redirect: int, quiet: bool,
-           show_response: bool, single: Any) -> tuple[int, Any]:
+           show_response: bool, single: IO[bytes] | None) -> tuple[int, IO[bytes] | None]:
     """One URL; returns (exit status, the shared -O file if one was opened)."""
     def log(text: str) -> None:
         if not quiet:

@@ -92,7 +92,7 @@ class Compiler:
 
             def mark(name: str) -> None:
                 if name in params:
-                    self.array_params[fn.name].add(params[name])  # type: ignore[union-attr]
+                    self.array_params[fn.name].add(params[name])  # type: ignore[union-attr]  # mark runs for a function only
                 else:
                     self.global_arrays.add(name)
 
@@ -138,9 +138,9 @@ class Compiler:
                 caller_params = prog.functions[caller].params if caller else []
                 if name in caller_params:
                     j = caller_params.index(name)
-                    caller_arr = j in self.array_params[caller]  # type: ignore[index]
+                    caller_arr = j in self.array_params[caller]  # type: ignore[index]  # caller is a function name here
                     if callee_arr and not caller_arr:
-                        self.array_params[caller].add(j)  # type: ignore[index]
+                        self.array_params[caller].add(j)  # type: ignore[index]  # caller is a function name here
                         changed = True
                     elif caller_arr and not callee_arr and i < len(target.params):
                         self.array_params[callee].add(i)
@@ -825,7 +825,7 @@ class Compiler:
                 frame[i] = arg_fns[i](F)
             body = cell[0]
             try:
-                body(frame)  # type: ignore[misc]
+                body(frame)  # type: ignore[misc]  # the cell holds the body once compiled
             except Return as r:
                 return r.value
             return UNINIT

@@ -11,7 +11,7 @@ import codecs
 import io
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import IO, TYPE_CHECKING, Literal
 
 from vshell.commands.awk.regex import compile_ere
 from vshell.commands.awk.values import StrNum, num2str_fmt, to_num, to_str
@@ -49,7 +49,7 @@ class ExitProgram(Exception):
 class Reader:
     """Records from one byte stream, split by the current RS at each call."""
 
-    def __init__(self, st: State, stream: object, name: str) -> None:
+    def __init__(self, st: State, stream: IO[bytes], name: str) -> None:
         self.st = st
         self.stream = stream
         self.name = name
@@ -67,7 +67,7 @@ class Reader:
         if self.eof:
             return False
         self.st.inv.cancel.check()
-        data = self.stream.read(CHUNK)  # type: ignore[attr-defined]
+        data = self.stream.read(CHUNK)
         if not data:
             self.eof = True
             tail = self.decoder.decode(b"", final=True)
@@ -248,7 +248,8 @@ class Reader:
 class Output:
     """An output file or the standard output: text buffered, encoded on flush."""
 
-    def __init__(self, st: State, stream: object, owned: bool, cmd: str | None = None) -> None:
+    def __init__(self, st: State, stream: IO[bytes] | None, owned: bool,
+                 cmd: str | None = None) -> None:
         self.st = st
         self.stream = stream
         self.owned = owned
@@ -267,7 +268,7 @@ class Output:
             data = "".join(self.parts).encode(self.st.encoding, self.st.errors)
             self.parts.clear()
             self.size = 0
-            self.stream.write(data)  # type: ignore[attr-defined]
+            self.stream.write(data)  # type: ignore[union-attr]  # None only with a cmd
             if self.stream is not self.st.inv.stdout:
                 fl = getattr(self.stream, "flush", None)
                 if fl is not None:
@@ -280,7 +281,7 @@ class Output:
             return self.st.run_shell(self.cmd, stdin=data)
         self.flush()
         if self.owned:
-            self.stream.close()  # type: ignore[attr-defined]
+            self.stream.close()  # type: ignore[union-attr]  # None only with a cmd
         return 0
 
 

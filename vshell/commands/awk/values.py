@@ -95,8 +95,8 @@ def to_bool(v: object) -> bool:
         return v != ""
     if v is UNINIT:
         return False
-    if looks_numeric(v):  # type: ignore[arg-type]
-        return str2num(v) != 0.0  # type: ignore[arg-type]
+    if looks_numeric(v):  # type: ignore[arg-type]  # not a float: a str
+        return str2num(v) != 0.0  # type: ignore[arg-type]  # not a float: a str
     return v != ""
 
 
@@ -108,20 +108,20 @@ def compare(a: object, b: object, convfmt: str) -> int:
     elif ta is str:
         an = False
     else:
-        an = looks_numeric(a)  # type: ignore[arg-type]
+        an = looks_numeric(a)  # type: ignore[arg-type]  # not a float: a str
     if tb is float:
         bn = True
     elif tb is str:
         bn = False
     else:
-        bn = looks_numeric(b)  # type: ignore[arg-type]
+        bn = looks_numeric(b)  # type: ignore[arg-type]  # not a float: a str
     if an and bn:
-        x = a if ta is float else str2num(a)  # type: ignore[arg-type]
-        y = b if tb is float else str2num(b)  # type: ignore[arg-type]
-        return (x > y) - (x < y)  # type: ignore[operator]
-    s = a if ta is not float else num2str_fmt(a, convfmt)  # type: ignore[arg-type]
-    t = b if tb is not float else num2str_fmt(b, convfmt)  # type: ignore[arg-type]
-    return (s > t) - (s < t)  # type: ignore[operator]
+        x = a if ta is float else str2num(a)  # type: ignore[arg-type]  # not a float: a str
+        y = b if tb is float else str2num(b)  # type: ignore[arg-type]  # not a float: a str
+        return (x > y) - (x < y)  # type: ignore[operator]  # not a float: a str
+    s = a if ta is not float else num2str_fmt(a, convfmt)  # type: ignore[arg-type]  # not a float: a str
+    t = b if tb is not float else num2str_fmt(b, convfmt)  # type: ignore[arg-type]  # not a float: a str
+    return (s > t) - (s < t)  # type: ignore[operator]  # not a float: a str
 
 
 def _is_number(v: object) -> bool:

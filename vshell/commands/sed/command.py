@@ -897,7 +897,7 @@ class Sed:
     def expand(sub: Subst, m) -> str:
         if not sub.has_case:
             return "".join(
-                v if k == "lit" else (m.group(v) or "")  # type: ignore[misc]
+                v if k == "lit" else (m.group(v) or "")  # type: ignore[misc]  # a non-"lit" part holds a group number
                 for k, v in sub.parts
             )
         out: list[str] = []
@@ -1086,7 +1086,7 @@ def _first_per_line_spans(spans_iter, sub: Subst, text: str) -> str:
         add(text[pos:s])
         for is_lit, v in parts:
             if is_lit:
-                add(v)  # type: ignore[arg-type]
+                add(v)  # type: ignore[arg-type]  # a literal part holds a str
             else:
                 a, b = spans[v]
                 if a >= 0:

@@ -637,7 +637,7 @@ class Parser:
         self.compile_regex(rx)
         sub.parts = self.parse_replacement(rep)
         sub.has_case = any(k == "case" for k, _ in sub.parts)
-        sub.max_ref = max((int(v) for k, v in sub.parts if k == "ref"), default=0)  # type: ignore[call-overload]
+        sub.max_ref = max((int(v) for k, v in sub.parts if k == "ref"), default=0)  # type: ignore[call-overload]  # a "ref" part holds an int
         if rx.compiled is not None and sub.max_ref > rx.compiled.groups:
             raise self.error(f"invalid reference \\{sub.max_ref} on `s' command's RHS")
         cmd.subst = sub
