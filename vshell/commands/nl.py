@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import IO, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
@@ -88,7 +88,6 @@ def _run(inv: Invocation) -> int:
     delims = {delim * 3: "h", delim * 2: "b", delim: "f"} if delim else {}
     state: dict[str, Any] = {"sec": "b", "num": start, "blanks": 0}  # section, number, blanks
     out = inv.stdout
-    status = 0
 
     def number() -> bytes:
         n = state["num"]
@@ -101,54 +100,43 @@ def _run(inv: Invocation) -> int:
         state["num"] = n + incr
         return s.encode() + sep
 
-    for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            res: list[bytes] = []
-            for rec in tio.records(inv, f):
-                line = rec[:-1] if rec.endswith(b"\n") else rec
-                nl = b"\n"
-                sec = delims.get(line)
-                if sec is not None:
-                    state["sec"] = sec
-                    if renumber:
-                        state["num"] = start
-                    res.append(b"\n")
+    def number_lines(f: IO[bytes]) -> None:
+        res: list[bytes] = []
+        for rec in tio.records(inv, f):
+            line = rec[:-1] if rec.endswith(b"\n") else rec
+            nl = b"\n"
+            sec = delims.get(line)
+            if sec is not None:
+                state["sec"] = sec
+                if renumber:
+                    state["num"] = start
+                res.append(b"\n")
+                continue
+            style = styles[state["sec"]]
+            if style == "a":
+                if line == b"":
+                    state["blanks"] += 1
+                    if state["blanks"] >= join:
+                        state["blanks"] = 0
+                        res.append(number() + line + nl)
+                    else:
+                        res.append(blank_fmt + line + nl)
                     continue
-                style = styles[state["sec"]]
-                if style == "a":
-                    if line == b"":
-                        state["blanks"] += 1
-                        if state["blanks"] >= join:
-                            state["blanks"] = 0
-                            res.append(number() + line + nl)
-                        else:
-                            res.append(blank_fmt + line + nl)
-                        continue
-                    state["blanks"] = 0
-                    do = True
-                elif style == "t":
-                    do = line != b""
-                elif style == "n":
-                    do = False
-                else:
-                    try:
-                        do = style.search(line) is not None  # type: ignore[union-attr]  # letters done above
-                    except regex.TooComplex:
-                        raise Exit(1, regex.TOO_COMPLEX) from None
-                res.append((number() if do else blank_fmt) + line + nl)
-                if len(res) > 4096:
-                    out.write(b"".join(res))
-                    res = []
-            out.write(b"".join(res))
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
-    return status
+                state["blanks"] = 0
+                do = True
+            elif style == "t":
+                do = line != b""
+            elif style == "n":
+                do = False
+            else:
+                try:
+                    do = style.search(line) is not None  # type: ignore[union-attr]  # letters done above
+                except regex.TooComplex:
+                    raise Exit(1, regex.TOO_COMPLEX) from None
+            res.append((number() if do else blank_fmt) + line + nl)
+            if len(res) > 4096:
+                out.write(b"".join(res))
+                res = []
+        out.write(b"".join(res))
+
+    return tio.each_input(inv, opts.operands, number_lines)
