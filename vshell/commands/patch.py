@@ -257,32 +257,39 @@ def _read_normal(lines: list[bytes], i: int, m: re.Match[bytes]) -> tuple[Hunk |
     h_lines: list[tuple[str, bytes]] = []
     j = i + 1
     if kind in (b"c", b"d"):
-        for _ in range(a2 - a1 + 1):
-            if j >= len(lines) or not lines[j].startswith(b"< "):
-                return None, i
-            h_lines.append(("-", lines[j][2:]))
-            j += 1
-            if j < len(lines) and lines[j].startswith(b"\\"):
-                _strip_tail(h_lines)
-                j += 1
+        taken = _normal_side(lines, j, a2 - a1 + 1, b"< ", "-", h_lines)
+        if taken is None:
+            return None, i
+        j = taken
     if kind == b"c":
         if j >= len(lines) or lines[j].rstrip(b"\r\n") != b"---":
             return None, i
         j += 1
     if kind in (b"c", b"a"):
-        for _ in range(b2 - b1 + 1):
-            if j >= len(lines) or not lines[j].startswith(b"> "):
-                return None, i
-            h_lines.append(("+", lines[j][2:]))
-            j += 1
-            if j < len(lines) and lines[j].startswith(b"\\"):
-                _strip_tail(h_lines)
-                j += 1
+        taken = _normal_side(lines, j, b2 - b1 + 1, b"> ", "+", h_lines)
+        if taken is None:
+            return None, i
+        j = taken
     oc = 0 if kind == b"a" else a2 - a1 + 1
     nc = 0 if kind == b"d" else b2 - b1 + 1
     os_ = a1 if kind != b"a" else a1
     ns = b1 if kind != b"d" else b1
     return Hunk(os_, oc, ns, nc, h_lines, lines[i].rstrip(b"\r\n"), normal=True), j
+
+
+def _normal_side(lines: list[bytes], j: int, count: int, mark: bytes, sign: str,
+                 h_lines: list[tuple[str, bytes]]) -> int | None:
+    """Take ``count`` lines marked ``mark`` ("< " or "> ") of a normal diff's hunk from
+    line ``j`` on as ``sign`` lines; the index after them, or None if the hunk is short."""
+    for _ in range(count):
+        if j >= len(lines) or not lines[j].startswith(mark):
+            return None
+        h_lines.append((sign, lines[j][2:]))
+        j += 1
+        if j < len(lines) and lines[j].startswith(b"\\"):
+            _strip_tail(h_lines)
+            j += 1
+    return j
 
 
 def _strip_tail(h_lines: list[tuple[str, bytes]]) -> None:

@@ -1110,28 +1110,16 @@ class Compiler:
         return forin
 
     def s_break(self, node: Node) -> Fn:
-        def brk(F: list) -> None:
-            raise Break
-
-        return brk
+        return _raising(Break)
 
     def s_continue(self, node: Node) -> Fn:
-        def cont(F: list) -> None:
-            raise Continue
-
-        return cont
+        return _raising(Continue)
 
     def s_next(self, node: Node) -> Fn:
-        def next_(F: list) -> None:
-            raise Next
-
-        return next_
+        return _raising(Next)
 
     def s_nextfile(self, node: Node) -> Fn:
-        def nextfile(F: list) -> None:
-            raise NextFile
-
-        return nextfile
+        return _raising(NextFile)
 
     def s_exit(self, node: Node) -> Fn:
         ev = self.num(node[1]) if node[1] is not None else None
@@ -1215,6 +1203,15 @@ def _has_jump(node: object) -> bool:
 
     visit(node)
     return found
+
+
+def _raising(jump: type[Exception]) -> Fn:
+    """A statement that only jumps: break, continue, next and nextfile raise their exception."""
+
+    def raise_jump(F: list) -> None:
+        raise jump
+
+    return raise_jump
 
 
 def _div(a: float, b: float) -> float:

@@ -129,24 +129,9 @@ class Reader:
                 self.bi += 1
                 return rec
             self.unbatch()
-        if rs == "\n":
-            while True:
-                i = self.buf.find("\n", self.pos)
-                if i >= 0:
-                    rec = self.buf[self.pos : i]
-                    self.pos = i + 1
-                    st.RT = "\n"
-                    return rec
-                if not self.fill():
-                    if self.pos < len(self.buf):
-                        rec = self.buf[self.pos :]
-                        self.pos = len(self.buf)
-                        st.RT = ""
-                        return rec
-                    return None
         if rs == "":
             return self._paragraph()
-        if len(rs) == 1 and not st.IGNORECASE:
+        if len(rs) == 1 and (rs == "\n" or not st.IGNORECASE):  # one character, found as is
             while True:
                 i = self.buf.find(rs, self.pos)
                 if i >= 0:
