@@ -21,6 +21,8 @@ that character.  ``\\u``/``\\U`` past Unicode give the bytes bash gives (the ori
 
 from __future__ import annotations
 
+import re
+
 from vshell.records import record
 
 __all__ = [
@@ -145,7 +147,20 @@ def decode(s: str, mode: str) -> Decoded:
     return Decoded(normalize_bytes("".join(out)), False, tuple(errors))
 
 
-_SED_NUMERIC = {"d": (10, "0123456789", 3), "o": (8, "01234567", 3), "x": (16, _HEX, 2)}
+_SED_ESCAPE = re.compile(
+    r"\\(?:d([0-9]{1,3})|o([0-7]{1,3})|x([0-9a-fA-F]{1,2})|c(.)|(.))", re.DOTALL
+)
+
+
+def _sed_escape(m: re.Match[str]) -> str:
+    dec, octal, hexa, ctrl, other = m.groups()
+    if other is not None:
+        return m.group(0)
+    if ctrl is not None:
+        return chr(ord(ctrl.upper()) ^ 0x40)
+    if dec is not None:
+        return chr(int(dec) & 0xFF)
+    return chr(int(octal, 8) & 0xFF) if octal is not None else chr(int(hexa, 16))
 
 
 def sed_numeric_escapes(pattern: str) -> str:
@@ -157,27 +172,4 @@ def sed_numeric_escapes(pattern: str) -> str:
     """
     if "\\" not in pattern:
         return pattern
-    out: list[str] = []
-    k, n = 0, len(pattern)
-    while k < n:
-        c = pattern[k]
-        if c != "\\" or k + 1 >= n:
-            out.append(c)
-            k += 1
-            continue
-        d = pattern[k + 1]
-        spec = _SED_NUMERIC.get(d)
-        if spec is not None:
-            base, digits, limit = spec
-            j = _digits(pattern, k + 2, digits, limit)
-            if j > k + 2:
-                out.append(chr(int(pattern[k + 2 : j], base) & 0xFF))
-                k = j
-                continue
-        if d == "c" and k + 2 < n:
-            out.append(chr(ord(pattern[k + 2].upper()) ^ 0x40))
-            k += 3
-            continue
-        out.append(c + d)
-        k += 2
-    return "".join(out)
+    return _SED_ESCAPE.sub(_sed_escape, pattern)
