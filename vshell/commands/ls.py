@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat as st
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import (
@@ -26,10 +26,14 @@ from vshell.commands._lib.futil import (
     strerror,
 )
 from vshell.commands._lib.helptext import help_text
+from vshell.commands._lib.modes import classify_suffix
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.commands._lib.width import char_width
 from vshell.records import record
+
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
 HELP = help_text("ls")
 
@@ -228,11 +232,7 @@ class Ls:
             elif self.deref and entry.tstat is None:
                 self.inv.error(f"cannot access {quoteaf(name)}: No such file or directory")
                 self.status = 1
-            if st.S_ISLNK(entry.st.st_mode):
-                try:
-                    entry.target = fs.readlink(path)
-                except OSError:
-                    entry.target = ""
+            _read_target(fs, entry, path)
         return entry
 
     def _key_sort(self, entries: list[Entry]) -> list[Entry]:
@@ -266,17 +266,7 @@ class Ls:
     def _indicator(self, mode: int) -> str:
         if st.S_ISDIR(mode):
             return "/"
-        if not self.classify:
-            return ""
-        if st.S_ISLNK(mode):
-            return "@"
-        if st.S_ISFIFO(mode):
-            return "|"
-        if st.S_ISSOCK(mode):
-            return "="
-        if st.S_ISREG(mode) and mode & 0o111:
-            return "*"
-        return ""
+        return classify_suffix(mode) if self.classify else ""
 
     def _name(self, e: Entry) -> str:
         text = e.name
@@ -452,11 +442,7 @@ class Ls:
                     full = _join(shown, name)
                     self.inv.error(f"cannot access {quoteaf(full)}: No such file or directory")
                     self.status = 1
-            if st.S_ISLNK(entry.st.st_mode):
-                try:
-                    entry.target = fs.readlink(path)
-                except OSError:
-                    entry.target = ""
+            _read_target(fs, entry, path)
         return entry
 
     def _flush(self) -> None:
@@ -492,6 +478,15 @@ class Ls:
 
 
 MIN_COLUMN_WIDTH = 3
+
+
+def _read_target(fs: VFS, entry: Entry, path: str) -> None:
+    """A symlink entry's target as ``-l`` shows it ("" when it cannot be read)."""
+    if st.S_ISLNK(entry.st.st_mode):
+        try:
+            entry.target = fs.readlink(path)
+        except OSError:
+            entry.target = ""
 
 
 def _text_width(text: str) -> int:

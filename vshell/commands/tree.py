@@ -10,6 +10,7 @@ import stat as st
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc
 from vshell.commands._lib.helptext import help_text
+from vshell.commands._lib.modes import classify_suffix
 from vshell.commands._lib.opts import parse
 from vshell.text import glob
 
@@ -49,19 +50,7 @@ class Tree:
         self.out: list[str] = []
 
     def _suffix(self, mode: int) -> str:
-        if not self.classify:
-            return ""
-        if st.S_ISDIR(mode):
-            return "/"
-        if st.S_ISLNK(mode):
-            return "@"
-        if st.S_ISFIFO(mode):
-            return "|"
-        if st.S_ISSOCK(mode):
-            return "="
-        if st.S_ISREG(mode) and mode & 0o111:
-            return "*"
-        return ""
+        return classify_suffix(mode) if self.classify else ""
 
     def _entries(self, path: str) -> list[tuple[str, os.stat_result, os.stat_result | None]]:
         fs = self.inv.fs

@@ -90,3 +90,20 @@ def describe(mode: int) -> str:
     import stat
 
     return stat.filemode(mode)[1:]
+
+
+def classify_suffix(mode: int) -> str:
+    """The character ``ls -F`` and ``tree -F`` put after a name: ``/ @ | = *`` or none."""
+    import stat
+
+    if stat.S_ISDIR(mode):
+        return "/"
+    if stat.S_ISLNK(mode):
+        return "@"
+    if stat.S_ISFIFO(mode):
+        return "|"
+    if stat.S_ISSOCK(mode):
+        return "="
+    if stat.S_ISREG(mode) and mode & 0o111:
+        return "*"
+    return ""
