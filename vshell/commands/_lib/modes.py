@@ -96,14 +96,8 @@ def classify_suffix(mode: int) -> str:
     """The character ``ls -F`` and ``tree -F`` put after a name: ``/ @ | = *`` or none."""
     import stat
 
-    if stat.S_ISDIR(mode):
-        return "/"
-    if stat.S_ISLNK(mode):
-        return "@"
-    if stat.S_ISFIFO(mode):
-        return "|"
-    if stat.S_ISSOCK(mode):
-        return "="
-    if stat.S_ISREG(mode) and mode & 0o111:
-        return "*"
-    return ""
+    for is_type, suffix in ((stat.S_ISDIR, "/"), (stat.S_ISLNK, "@"), (stat.S_ISFIFO, "|"),
+                            (stat.S_ISSOCK, "=")):
+        if is_type(mode):
+            return suffix
+    return "*" if stat.S_ISREG(mode) and mode & 0o111 else ""
