@@ -82,12 +82,7 @@ def parse(data: bytes) -> list[FilePatch]:
         if body.startswith(b"*** ") and not body.startswith(b"***************") \
                 and i + 1 < n and lines[i + 1].startswith(b"--- ") \
                 and not _CTX_OLD.match(body):
-            if cur.hunks:
-                patches.append(cur)
-                cur = FilePatch()
-            cur.leading += [line, lines[i + 1]]
-            cur.old, cur.old_rest = _name(body[4:])
-            cur.new, cur.new_rest = _name(lines[i + 1].rstrip(b"\r\n")[4:])
+            cur = _file_header(patches, cur, line, lines[i + 1], body)
             i += 2
             continue
         if body == b"***************" and i + 1 < n and (cur.old is not None
@@ -102,12 +97,7 @@ def parse(data: bytes) -> list[FilePatch]:
                     i = j
                     continue
         if body.startswith(b"--- ") and i + 1 < n and lines[i + 1].startswith(b"+++ "):
-            if cur.hunks:
-                patches.append(cur)
-                cur = FilePatch()
-            cur.leading += [line, lines[i + 1]]
-            cur.old, cur.old_rest = _name(body[4:])
-            cur.new, cur.new_rest = _name(lines[i + 1].rstrip(b"\r\n")[4:])
+            cur = _file_header(patches, cur, line, lines[i + 1], body)
             i += 2
             continue
         m = _HUNK.match(body)
@@ -275,6 +265,19 @@ def _read_normal(lines: list[bytes], i: int, m: re.Match[bytes]) -> tuple[Hunk |
     os_ = a1 if kind != b"a" else a1
     ns = b1 if kind != b"d" else b1
     return Hunk(os_, oc, ns, nc, h_lines, lines[i].rstrip(b"\r\n"), normal=True), j
+
+
+def _file_header(patches: list[FilePatch], cur: FilePatch, line: bytes, nxt: bytes,
+                 body: bytes) -> FilePatch:
+    """A header pair (``*** old``/``--- new`` or ``--- old``/``+++ new``) read into the file
+    patch it starts: a new one once the current one has hunks."""
+    if cur.hunks:
+        patches.append(cur)
+        cur = FilePatch()
+    cur.leading += [line, nxt]
+    cur.old, cur.old_rest = _name(body[4:])
+    cur.new, cur.new_rest = _name(nxt.rstrip(b"\r\n")[4:])
+    return cur
 
 
 def _normal_side(lines: list[bytes], j: int, count: int, mark: bytes, sign: str,
