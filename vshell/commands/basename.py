@@ -4,19 +4,10 @@ from __future__ import annotations
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import enc, quote
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: basename NAME [SUFFIX]
-  or:  basename OPTION... NAME...
-Print NAME with any leading directory components removed.
-If specified, also remove a trailing SUFFIX.
-
-  -a, --multiple       support multiple arguments and treat each as a NAME
-  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a
-  -z, --zero           end each output line with NUL, not newline
-      --help        display this help and exit
-"""
+HELP = help_text("basename")
 
 
 def base(name: str, suffix: str = "") -> str:

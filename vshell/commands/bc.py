@@ -25,18 +25,14 @@ import math
 import re
 from collections.abc import Callable
 from decimal import Decimal, localcontext
+from typing import Any
 
 from vshell.command import Invocation
 from vshell.commands._lib.bigdigits import approx_digits, to_int, to_str
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-usage: bc [options] [file ...]
-  -h  --help         print this usage and exit
-  -l  --mathlib      use the predefined math routines
-  -q  --quiet        don't print initial banner
-  -v  --version      print version information and exit
-"""
+HELP = help_text("bc")
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>[0-9A-F]+(?:\.[0-9A-F]*)?|\.[0-9A-F]+)|(?P<name>[a-z][a-z0-9_]*)"
@@ -109,13 +105,13 @@ class Calc:
         """Run one input line; False on ``quit``."""
         toks = [(k, v) for k, v in _tokens(line)]
         pos = 0
-        stmts = []
+        stmts: list[tuple[str, tuple[Any, ...]]] = []
         while pos < len(toks):  # parse the whole line first, as bc compiles it
             if toks[pos] == ("op", ";"):
                 pos += 1
                 continue
             if toks[pos] == ("name", "quit"):
-                stmts.append(("quit", None))
+                stmts.append(("quit", ()))
                 break
             node, pos = _Parser(toks, pos).statement()
             stmts.append(("expr", node))
@@ -153,9 +149,9 @@ class Calc:
         if kind == "cmp":
             a, b = self.eval(node[2]), self.eval(node[3])
             s = max(a.s, b.s)
-            x, y = a.at(s), b.at(s)
-            ok = {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y,
-                  "!=": x != y}[node[1]]
+            left, right = a.at(s), b.at(s)
+            ok = {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right,
+                  "==": left == right, "!=": left != right}[node[1]]
             return Num(1 if ok else 0)
         if kind == "assign":
             op, name, rhs = node[1], node[2], self.eval(node[3])
@@ -507,7 +503,7 @@ class _Parser:
             name = self.take()
             if name[0] != "name":
                 raise BcSyntax("syntax error")
-            return ("incdec_pre", tok[1], name[1])  # type: ignore[index]
+            return ("incdec_pre", tok[1], name[1])
         return self.postfix()
 
     def postfix(self) -> tuple:
@@ -536,7 +532,7 @@ class _Parser:
             nxt = self.peek()
             if nxt in (("op", "++"), ("op", "--")):
                 self.pos += 1
-                return ("incdec_post", nxt[1], tok[1])  # type: ignore[index]
+                return ("incdec_post", nxt[1], tok[1])
             return ("var", tok[1])
         raise BcSyntax("syntax error")
 

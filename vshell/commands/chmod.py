@@ -8,23 +8,10 @@ import stat as st
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import modes as _modes
 from vshell.commands._lib.futil import enc, quote, quoteaf, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: chmod [OPTION]... MODE[,MODE]... FILE...
-  or:  chmod [OPTION]... OCTAL-MODE FILE...
-  or:  chmod [OPTION]... --reference=RFILE FILE...
-Change the mode of each FILE to MODE.
-
-  -c, --changes          like verbose but report only when a change is made
-  -f, --silent, --quiet  suppress most error messages
-  -v, --verbose          output a diagnostic for every file processed
-      --reference=RFILE  use RFILE's mode instead of MODE values
-  -R, --recursive        change files and directories recursively
-      --help     display this help and exit
-
-Each MODE is of the form '[ugoa]*([-+=]([rwxXst]*|[ugo]))+|[-+=][0-7]+'.
-"""
+HELP = help_text("chmod")
 
 
 def _split_args(args: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ import stat as st
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, quote, quoteaf, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands.sysinfo import user_name
 
@@ -19,42 +20,9 @@ _FLAGS = "cfvRhHLP"
 _LONG = ["changes", "silent", "quiet", "verbose", "recursive", "reference=", "dereference",
          "no-dereference", "preserve-root", "no-preserve-root"]
 
-CHOWN_HELP = """\
-Usage: chown [OPTION]... [OWNER][:[GROUP]] FILE...
-  or:  chown [OPTION]... --reference=RFILE FILE...
-Change the owner and/or group of each FILE to OWNER and/or GROUP.
-In the sandbox every file belongs to the sandbox user: giving it to that user or
-group succeeds and changes nothing; any other owner is refused (Operation not permitted).
+CHOWN_HELP = help_text("chown")
 
-  -c, --changes          like verbose but report only when a change is made
-  -f, --silent, --quiet  suppress most error messages
-  -v, --verbose          output a diagnostic for every file processed
-      --dereference      affect the referent of each symbolic link (default)
-  -h, --no-dereference   affect symbolic links instead of any referenced file
-      --from=CURRENT_OWNER:CURRENT_GROUP
-                         change only files owned by that owner and/or group
-      --reference=RFILE  use RFILE's owner and group rather than OWNER:GROUP
-  -R, --recursive        operate on files and directories recursively
-  -H, -L, -P             how -R treats symbolic links (accepted)
-      --help     display this help and exit
-"""
-
-CHGRP_HELP = """\
-Usage: chgrp [OPTION]... GROUP FILE...
-  or:  chgrp [OPTION]... --reference=RFILE FILE...
-Change the group of each FILE to GROUP.
-In the sandbox every file belongs to the sandbox user's group: that group succeeds and
-changes nothing; any other group is refused (Operation not permitted).
-
-  -c, --changes          like verbose but report only when a change is made
-  -f, --silent, --quiet  suppress most error messages
-  -v, --verbose          output a diagnostic for every file processed
-  -h, --no-dereference   affect symbolic links instead of any referenced file
-      --reference=RFILE  use RFILE's group rather than specifying a GROUP value
-  -R, --recursive        operate on files and directories recursively
-  -H, -L, -P             how -R treats symbolic links (accepted)
-      --help     display this help and exit
-"""
+CHGRP_HELP = help_text("chgrp")
 
 
 class _Identity:
@@ -121,6 +89,8 @@ def _run(inv: Invocation, group_only: bool) -> int:
         wanted_owner = all(me.user(t) == me.uid for t in (cur_uid, cur_gid) if t is not None)
     ops = list(opts.operands)
     ref = opts.last("--reference")
+    uid: str | None
+    gid: str | None
     if ref is not None:
         try:
             inv.fs.stat(inv.abs(ref))

@@ -166,8 +166,8 @@ def _one(inv: Invocation, algo: str, bits: int, name: str, untagged: bool, zero:
             return line if name == "-" else f"{line} {name}"
         h = _hasher(algo, bits)()
         for data in chunks:
-            h.update(data)  # type: ignore[attr-defined]
-        digest = h.hexdigest()  # type: ignore[attr-defined]
+            h.update(data)  # type: ignore[attr-defined]  # every hasher has update/hexdigest
+        digest = h.hexdigest()  # type: ignore[attr-defined]  # every hasher has update/hexdigest
     finally:
         tio.close_input(inv, f)
     shown, escaped = (name, False) if zero else checksum._escape(name)

@@ -9,21 +9,10 @@ from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import CHUNK, enc, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: cmp [OPTION]... FILE1 [FILE2 [SKIP1 [SKIP2]]]
-Compare two files byte by byte.
-
-  -b, --print-bytes          print differing bytes
-  -i, --ignore-initial=SKIP         skip first SKIP bytes of both inputs
-  -i, --ignore-initial=SKIP1:SKIP2  skip first SKIP1 bytes of FILE1 and
-                                      first SKIP2 bytes of FILE2
-  -l, --verbose              output byte numbers and differing byte values
-  -n, --bytes=LIMIT          compare at most LIMIT bytes
-  -s, --quiet, --silent      suppress all normal output
-      --help                 display this help and exit
-"""
+HELP = help_text("cmp")
 
 _SUFFIX = {"": 1, "k": 1024, "K": 1024, "kB": 1000, "KB": 1000, "M": 1 << 20, "MB": 10**6,
            "G": 1 << 30, "GB": 10**9, "KiB": 1024, "MiB": 1 << 20, "GiB": 1 << 30}

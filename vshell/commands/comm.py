@@ -59,12 +59,12 @@ def run(inv: Invocation) -> int:
             if order == 0:
                 totals[2] += 1
                 if show[2]:
-                    buf.append(pre[2] + a + eol)  # type: ignore[operator]
+                    buf.append(pre[2] + a + eol)  # type: ignore[operator]  # None only at end of input, checked above
             else:
                 # by default a file's order is checked when a line of it is unpairable
                 w = 0 if order < 0 else 1
                 if check == "default" and not warned[w] and prev[w] is not None \
-                        and prev[w] > cur[w]:  # type: ignore[operator]
+                        and prev[w] > cur[w]:  # type: ignore[operator]  # None only at end of input, checked above
                     out.write(b"".join(buf))
                     buf = []
                     inv.error(f"file {w + 1} is not in sorted order")
@@ -72,18 +72,18 @@ def run(inv: Invocation) -> int:
                 if order < 0:
                     totals[0] += 1
                     if show[0]:
-                        buf.append(a + eol)  # type: ignore[operator]
+                        buf.append(a + eol)  # type: ignore[operator]  # None only at end of input, checked above
                 else:
                     totals[1] += 1
                     if show[1]:
-                        buf.append(pre[1] + b + eol)  # type: ignore[operator]
+                        buf.append(pre[1] + b + eol)  # type: ignore[operator]  # None only at end of input, checked above
             for i in (0, 1):
                 if order == (1 if i == 0 else -1):
                     continue
                 prev[i] = cur[i]
                 cur[i] = nxt(i)
                 if cur[i] is not None and check == "on":
-                    if not warned[i] and prev[i] is not None and prev[i] > cur[i]:  # type: ignore[operator]
+                    if not warned[i] and prev[i] is not None and prev[i] > cur[i]:  # type: ignore[operator]  # None only at end of input, checked above
                         out.write(b"".join(buf))
                         buf = []
                         inv.error(f"file {i + 1} is not in sorted order")

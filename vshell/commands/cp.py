@@ -9,32 +9,11 @@ from __future__ import annotations
 from vshell.command import Invocation
 from vshell.commands._lib.copy import Copier, CopyOptions
 from vshell.commands._lib.futil import invalid_arg
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.targets import pairs
 
-HELP = """\
-Usage: cp [OPTION]... [-T] SOURCE DEST
-  or:  cp [OPTION]... SOURCE... DIRECTORY
-  or:  cp [OPTION]... -t DIRECTORY SOURCE...
-Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
-
-  -a, --archive                same as -dR --preserve=all
-  -d                           same as --no-dereference --preserve=links
-  -f, --force                  if an existing destination file cannot be
-                                 opened, remove it and try again
-  -H                           follow command-line symbolic links in SOURCE
-  -L, --dereference            always follow symbolic links in SOURCE
-  -n, --no-clobber             do not overwrite an existing file
-  -P, --no-dereference         never follow symbolic links in SOURCE
-  -p                           same as --preserve=mode,ownership,timestamps
-      --preserve[=ATTR_LIST]   preserve the specified attributes
-  -R, -r, --recursive          copy directories recursively
-  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
-  -T, --no-target-directory    treat DEST as a normal file
-  -u, --update                 copy only when the SOURCE file is newer
-  -v, --verbose                explain what is being done
-      --help        display this help and exit
-"""
+HELP = help_text("cp")
 
 _ATTRS = ["mode", "ownership", "timestamps", "links", "context", "xattr", "all"]
 

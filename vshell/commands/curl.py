@@ -16,7 +16,21 @@ from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands import curl_file
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import UsageError, parse
+from vshell.net import http
+from vshell.net.errors import (
+    AccessDenied,
+    ConnectFailed,
+    ConnectTimedOut,
+    DecodeFailed,
+    InvalidAddress,
+    ProtocolBroken,
+    ResolveFailed,
+    SchemeUnsupported,
+    TimedOut,
+    TransferFailed,
+)
 from vshell.records import field, record
 
 SHORT = "sSfLo:OX:H:d:F:GiIu:A:e:b:w:m:vkT:D:r:gVhq#"
@@ -34,45 +48,7 @@ RETRY_STATUS = {408, 429, 500, 502, 503, 504}
 REDIRECT_STATUS = {301, 302, 303, 307, 308}
 NO_NET = "network access is not permitted"
 
-HELP = """Usage: curl [options...] <url>
- -A, --user-agent <name>   Send User-Agent <name> to server
- -b, --cookie <data>       Send cookies from string
-     --cacert <file>       CA certificate to verify peer against (a sandbox path)
-     --compressed          Request compressed response
-     --connect-timeout <s> Maximum time allowed for connection
-     --create-dirs         Create necessary local directory hierarchy
- -d, --data <data>         HTTP POST data (@file reads a file, @- stdin)
-     --data-binary <data>  HTTP POST binary data
-     --data-raw <data>     HTTP POST data, '@' allowed
-     --data-urlencode <d>  HTTP POST data url encoded
- -D, --dump-header <file>  Write the received headers to <file>
- -e, --referer <URL>       Referrer URL
- -f, --fail                Fail fast with no output on HTTP errors
-     --fail-with-body      Fail on HTTP errors but save the body
- -F, --form <name=content> Specify multipart MIME data
- -G, --get                 Put the post data in the URL and use GET
- -H, --header <header>     Pass custom header(s) to server
- -i, --include             Include protocol response headers in the output
- -I, --head                Show document info only
-     --json <data>         HTTP POST JSON
- -L, --location            Follow redirects
-     --max-redirs <num>    Maximum number of redirects allowed
- -m, --max-time <seconds>  Maximum time allowed for the transfer
- -o, --output <file>       Write to file instead of stdout
- -O, --remote-name         Write output to a file named as the remote file
- -r, --range <range>       Retrieve only the bytes within RANGE
-     --retry <num>         Retry request if transient problems occur
-     --retry-delay <s>     Wait time between retries
- -s, --silent              Silent mode
- -S, --show-error          Show error even when -s is used
- -T, --upload-file <file>  Transfer local FILE to destination (PUT)
- -u, --user <user:pass>    Server user and password
-     --url <url>           URL to work with
- -v, --verbose             Make the operation more talkative
- -w, --write-out <format>  Use output FORMAT after completion
- -X, --request <method>    Specify request method to use
-Network access follows the sandbox allow list; TLS certificates are always verified.
-"""
+HELP = help_text("curl")
 
 
 class CurlError(Exception):
@@ -217,10 +193,10 @@ def _parse(inv: Invocation) -> Config:
     try:
         opts = parse(shim, SHORT, LONG, usage_status=2, help_text=HELP)
     except UsageError:
-        first = shim.stderr.getvalue().decode(errors="replace").split("\n", 1)[0]  # type: ignore[attr-defined]
+        first = shim.stderr.getvalue().decode(errors="replace").split("\n", 1)[0]  # type: ignore[attr-defined]  # the shim streams are BytesIO
         raise _usage(inv, _option_message(first.removeprefix("curl: "))) from None
     except Exit:
-        inv.stdout.write(shim.stdout.getvalue())  # type: ignore[attr-defined]
+        inv.stdout.write(shim.stdout.getvalue())  # type: ignore[attr-defined]  # the shim streams are BytesIO
         raise
     cfg = Config()
     for key, val in opts.items:
@@ -419,7 +395,7 @@ def run(inv: Invocation) -> int:
     return status
 
 
-def _transfer_with_retry(inv: Invocation, cfg: Config, client: Any, url: str,
+def _transfer_with_retry(inv: Invocation, cfg: Config, client: http.Client, url: str,
                          out: str | None) -> int:
     delay = cfg.retry_delay if cfg.retry_delay is not None else 1.0
     attempt = 0
@@ -560,7 +536,7 @@ def _normalize_url(url: str, cfg: Config) -> str:
     return url
 
 
-def _build_headers(cfg: Config) -> list[tuple[str, str | None]]:
+def _build_headers(cfg: Config) -> list[tuple[str, str]]:
     headers: list[tuple[str, str | None]] = [("User-Agent", USER_AGENT), ("Accept", "*/*")]
     if cfg.compressed:
         headers.append(("Accept-Encoding", "gzip, deflate"))
@@ -576,21 +552,17 @@ def _build_headers(cfg: Config) -> list[tuple[str, str | None]]:
     return [(n, v) for n, v in headers if v is not None]
 
 
-def _timeout(cfg: Config, deadline: float | None) -> Any:
-    import httpx
-
+def _timeout(cfg: Config, deadline: float | None) -> http.Timeout:
     left = None if deadline is None else max(0.001, deadline - time.monotonic())
     connect = cfg.connect_timeout or 300.0
     if left is not None:
         connect = min(connect, left)
-    return httpx.Timeout(left if left is not None else 600.0, connect=connect)
+    return http.timeout(left if left is not None else 600.0, connect=connect)
 
 
-def _transfer(inv: Invocation, cfg: Config, client: Any, url: str, sink: _Sink,
+def _transfer(inv: Invocation, cfg: Config, client: http.Client, url: str, sink: _Sink,
               stats: Stats, may_retry: bool = False) -> CurlError | None:
     """One URL, redirects included; returns a retryable HTTP failure (22) or raises."""
-    import httpx
-
     deadline = None if cfg.max_time is None else stats.started + cfg.max_time
     url = sink.url = _normalize_url(url, cfg)
     method = _effective_method(cfg)
@@ -608,11 +580,12 @@ def _transfer(inv: Invocation, cfg: Config, client: Any, url: str, sink: _Sink,
         stats.url_effective = url
         stats.method = method
         try:
-            request = client.build_request(
-                method, url, headers=headers, content=body, files=files,
-                timeout=_timeout(cfg, deadline),
-            )
-        except (httpx.InvalidURL, httpx.UnsupportedProtocol, ValueError, TypeError):
+            with http.failures():
+                request = client.build_request(
+                    method, url, headers=headers, content=body, files=files,
+                    timeout=_timeout(cfg, deadline),
+                )
+        except (InvalidAddress, SchemeUnsupported, ValueError, TypeError):
             raise CurlError(3, "URL rejected: Malformed input to a URL function") from None
         if not cfg.compressed:
             request.headers.pop("Accept-Encoding", None)
@@ -706,7 +679,7 @@ def _header_file_ok(inv: Invocation, cfg: Config) -> bool:
     return True
 
 
-def _status_block(response: Any) -> bytes:
+def _status_block(response: http.Response) -> bytes:
     version = response.http_version or "HTTP/1.1"
     if version == "HTTP/2":
         first = f"HTTP/2 {response.status_code} \r\n"
@@ -719,7 +692,7 @@ def _status_block(response: Any) -> bytes:
     return b"".join(lines)
 
 
-def _verbose_request(inv: Invocation, request: Any) -> None:
+def _verbose_request(inv: Invocation, request: http.Request) -> None:
     target = request.url.raw_path.decode("ascii", "replace")
     lines = [f"> {request.method} {target} HTTP/1.1"]
     lines += [f"> {k}: {v}" for k, v in request.headers.items()]
@@ -731,33 +704,30 @@ def _elapsed_ms(stats: Stats) -> int:
     return int((time.monotonic() - stats.started) * 1000)
 
 
-def _send(client: Any, request: Any, cfg: Config, stats: Stats,
-          deadline: float | None) -> Any:
-    import httpx
-
-    from vshell.net.errors import AccessDenied, ResolveFailed
-
+def _send(client: http.Client, request: http.Request, cfg: Config, stats: Stats,
+          deadline: float | None) -> http.Response:
     host = request.url.host
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
     try:
-        return client.send(request, stream=True, follow_redirects=False)
+        with http.failures():
+            return client.send(request, stream=True, follow_redirects=False)
     except AccessDenied as e:
         raise CurlError(7, e.detail) from None
     except ResolveFailed:
         raise CurlError(6, f"Could not resolve host: {host}") from None
-    except httpx.ConnectTimeout:
+    except ConnectTimedOut:
         raise CurlError(28, f"Connection timed out after {_elapsed_ms(stats)} milliseconds"
                         ) from None
-    except httpx.ConnectError as e:
+    except ConnectFailed as e:
         raise _connect_error(e, host, port, stats) from None
-    except httpx.TimeoutException:
+    except TimedOut:
         raise CurlError(28, f"Operation timed out after {_elapsed_ms(stats)} milliseconds with 0"
                         " bytes received") from None
-    except httpx.RemoteProtocolError:
+    except ProtocolBroken:
         raise CurlError(52, "Empty reply from server") from None
-    except httpx.UnsupportedProtocol:
+    except SchemeUnsupported:
         raise CurlError(1, f'Protocol "{request.url.scheme}" not supported') from None
-    except httpx.TransportError as e:
+    except TransferFailed as e:
         raise CurlError(56, f"Recv failure: {e}") from None
 
 
@@ -776,25 +746,24 @@ def _connect_error(exc: Exception, host: str, port: int, stats: Stats) -> CurlEr
                      " Couldn't connect to server")
 
 
-def _stream_body(inv: Invocation, cfg: Config, response: Any, sink: _Sink, stats: Stats,
-                 deadline: float | None) -> None:
-    import httpx
-
+def _stream_body(inv: Invocation, cfg: Config, response: http.Response, sink: _Sink,
+                 stats: Stats, deadline: float | None) -> None:
     chunks = response.iter_bytes(65536) if cfg.compressed else response.iter_raw(65536)
     try:
-        for chunk in chunks:
-            inv.cancel.check()
-            sink.write(chunk)
-            stats.size_download += len(chunk)
-            if deadline is not None and time.monotonic() >= deadline:
-                raise CurlError(28, _timed_out(stats))
-    except httpx.TimeoutException:
+        with http.failures():
+            for chunk in chunks:
+                inv.cancel.check()
+                sink.write(chunk)
+                stats.size_download += len(chunk)
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise CurlError(28, _timed_out(stats))
+    except TimedOut:
         raise CurlError(28, _timed_out(stats)) from None
-    except httpx.DecodingError:
+    except DecodeFailed:
         raise CurlError(61, "Error while processing content unencoding") from None
-    except httpx.RemoteProtocolError:
+    except ProtocolBroken:
         raise CurlError(18, "transfer closed with outstanding read data remaining") from None
-    except httpx.TransportError as e:
+    except TransferFailed as e:
         raise CurlError(56, f"Recv failure: {e}") from None
 
 

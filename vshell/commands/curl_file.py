@@ -12,7 +12,11 @@ import stat as st
 import urllib.parse
 from collections.abc import Callable
 from email.utils import formatdate
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vshell.command import Invocation
+    from vshell.commands.curl import Config, Stats, _Sink
 
 BAD_URL = "URL using bad/illegal format or missing URL"
 
@@ -35,9 +39,9 @@ def path_of(url: str, error: Callable[[int, str], Exception]) -> str:
     return urllib.parse.unquote(rest)
 
 
-def transfer(inv: Any, cfg: Any, url: str, sink: Any, stats: Any,
+def transfer(inv: Invocation, cfg: Config, url: str, sink: _Sink, stats: Stats,
              error: Callable[[int, str], Exception],
-             read_source: Callable[[Any, str], bytes]) -> None:
+             read_source: Callable[[Invocation, str], bytes]) -> None:
     """Read (or with -T write) one file URL; raise ``error(code, message)`` on failure."""
     path = path_of(url, error)
     stats.url_effective = url

@@ -10,24 +10,11 @@ import time
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import dateparse as _dateparse
 from vshell.commands._lib.futil import enc, invalid_arg, quote, quotef, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import WidthTooLarge, strftime, zone
 
-HELP = """\
-Usage: date [OPTION]... [+FORMAT]
-Display date and time in the given FORMAT.
-
-  -d, --date=STRING          display time described by STRING, not 'now'
-  -I[FMT], --iso-8601[=FMT]  output date/time in ISO 8601 format.
-                               FMT='date' for date only (the default),
-                               'hours', 'minutes', 'seconds', or 'ns'
-  -R, --rfc-email            output date and time in RFC 5322 format.
-      --rfc-3339=FMT         output date/time in RFC 3339 format.
-                               FMT='date', 'seconds', or 'ns'
-  -r, --reference=FILE       display the last modification time of FILE
-  -u, --utc, --universal     print or set Coordinated Universal Time (UTC)
-      --help     display this help and exit
-"""
+HELP = help_text("date")
 
 _ISO = {
     "date": "%Y-%m-%d", "hours": "%Y-%m-%dT%H%:z", "minutes": "%Y-%m-%dT%H:%M%:z",

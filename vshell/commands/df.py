@@ -12,19 +12,10 @@ from __future__ import annotations
 from vshell.command import Invocation
 from vshell.commands._lib.futil import enc, quotef
 from vshell.commands._lib.futil import human as futil_human
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: df [OPTION]... [FILE]...
-Show information about the file system on which each FILE resides,
-or all file systems by default.
-
-  -h, --human-readable  print sizes in powers of 1024 (e.g., 1023M)
-  -k                    like --block-size=1K
-  -P, --portability     use the POSIX output format
-  -T, --print-type      print file system type
-      --help     display this help and exit
-"""
+HELP = help_text("df")
 
 
 def _vpath(mount: object) -> str:

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import enc
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: dirname [OPTION] NAME...
-Output each NAME with its last non-slash component and trailing slashes
-removed; if NAME contains no /'s, output '.' (meaning the current directory).
-
-  -z, --zero     end each output line with NUL, not newline
-      --help     display this help and exit
-"""
+HELP = help_text("dirname")
 
 
 def parent(name: str) -> str:

@@ -9,27 +9,10 @@ from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, human, quoteaf, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: du [OPTION]... [FILE]...
-Summarize device usage of the set of FILEs, recursively for directories.
-
-  -0, --null            end each output line with NUL, not newline
-  -a, --all             write counts for all files, not just directories
-      --apparent-size   print apparent sizes rather than device usage
-  -b, --bytes           equivalent to '--apparent-size --block-size=1'
-  -c, --total           produce a grand total
-  -d, --max-depth=N     print the total for a directory (or file, with --all)
-                          only if it is N or fewer levels below the command
-                          line argument;  --max-depth=0 is the same as
-                          --summarize
-  -h, --human-readable  print sizes in human readable format (e.g., 1K 234M 2G)
-  -k                    like --block-size=1K
-  -m                    like --block-size=1M
-  -s, --summarize       display only a total for each argument
-      --help     display this help and exit
-"""
+HELP = help_text("du")
 
 
 class Du:

@@ -8,20 +8,10 @@ from __future__ import annotations
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, quoteaf
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
-Set each NAME to VALUE in the environment and run COMMAND.
-
-  -i, --ignore-environment  start with an empty environment
-  -0, --null           end each output line with NUL, not newline
-  -u, --unset=NAME     remove variable from the environment
-  -C, --chdir=DIR      change working directory to DIR
-      --help     display this help and exit
-
-A mere - implies -i.  If no COMMAND, print the resulting environment.
-"""
+HELP = help_text("env")
 
 
 def run(inv: Invocation) -> int:
@@ -63,7 +53,7 @@ def run(inv: Invocation) -> int:
             raise Exit(125, f"cannot change directory to {quoteaf(chdir)}: {why}")
     if inv.run_command is None:
         raise Exit(126, "running commands is not available here")
-    kwargs = {"env": env}
+    kwargs: dict[str, object] = {"env": env}
     if cwd is not None:
         kwargs["cwd"] = cwd
     return inv.run_command(rest, **kwargs)

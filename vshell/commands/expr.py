@@ -13,28 +13,10 @@ import re
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.bigdigits import approx_digits, to_int, to_str
 from vshell.commands._lib.futil import enc, quote
+from vshell.commands._lib.helptext import help_text
 from vshell.text import regex
 
-HELP = """\
-Usage: expr EXPRESSION
-  or:  expr OPTION
-Print the value of EXPRESSION to standard output.
-
-  ARG1 | ARG2       ARG1 if it is neither null nor 0, otherwise ARG2
-  ARG1 & ARG2       ARG1 if neither argument is null or 0, otherwise 0
-  ARG1 < ARG2 (also <= = == != >= >)
-  ARG1 + ARG2 (also - * / %)
-  STRING : REGEXP   anchored pattern match of REGEXP in STRING
-  match STRING REGEXP        same as STRING : REGEXP
-  substr STRING POS LENGTH   substring of STRING, POS counted from 1
-  index STRING CHARS         index in STRING where any CHARS is found, or 0
-  length STRING              length of STRING
-  + TOKEN                    interpret TOKEN as a string
-  ( EXPRESSION )             value of EXPRESSION
-
-Exit status is 0 if EXPRESSION is neither null nor 0, 1 if EXPRESSION is null
-or 0, 2 if EXPRESSION is syntactically invalid, and 3 if an error occurred.
-"""
+HELP = help_text("expr")
 
 _INT = re.compile(r"-?\d+\Z")
 MAX_DIGITS = 20_000
@@ -132,8 +114,8 @@ class _Parser:
             else:
                 a, b = enc(_str(left)), enc(_str(right))
             result = {
-                "<": a < b, "<=": a <= b, "=": a == b, "==": a == b,  # type: ignore[operator]
-                "!=": a != b, ">=": a >= b, ">": a > b,  # type: ignore[operator]
+                "<": a < b, "<=": a <= b, "=": a == b, "==": a == b,  # type: ignore[operator]  # both ints or both bytes
+                "!=": a != b, ">=": a >= b, ">": a > b,  # type: ignore[operator]  # both ints or both bytes
             }[op]
             left = 1 if result else 0
         return left

@@ -18,23 +18,11 @@ import struct
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import enc, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 
-HELP = """\
-Usage: file [OPTION...] [FILE...]
-Determine type of FILEs.
-
-  -b, --brief                do not prepend filenames to output lines
-  -i, --mime                 output MIME type strings
-      --mime-type            output the MIME type
-      --mime-encoding        output the MIME encoding
-  -L, --dereference          follow symlinks
-  -h, --no-dereference       don't follow symlinks (default)
-  -s, --special-files        treat special (block/char devices) files as ordinary ones
-  -z, --uncompress           (accepted, not supported: looks at the compressed data)
-      --help                 display this help and exit
-"""
+HELP = help_text("file")
 
 HEAD = 1 << 20
 
@@ -238,8 +226,8 @@ def describe(data: bytes, mode: int, inv: Invocation) -> tuple[str, str, str]:
         return "POSIX tar archive" + (" (GNU)" if gnu else ""), "application/x-tar", "binary"
     if data[:5] == b"%PDF-":
         m = re.match(rb"%PDF-(\d+\.\d+)", data)
-        ver = m.group(1).decode() if m else "?"
-        return f"PDF document, version {ver}", "application/pdf", "binary"
+        pdf_version = m.group(1).decode() if m else "?"
+        return f"PDF document, version {pdf_version}", "application/pdf", "binary"
     text = _text_kind(data)
     if text is None:
         return "data", "application/octet-stream", "binary"
@@ -262,8 +250,8 @@ def describe(data: bytes, mode: int, inv: Invocation) -> tuple[str, str, str]:
     low = stripped[:256].lower()
     if low.startswith(b"<?xml"):
         m = re.match(rb'<\?xml\s+version\s*=\s*["\']([\d.]+)', low)
-        ver = m.group(1).decode() if m else "1.0"
-        return f"XML {ver} document, {base}{notes}", "text/xml", charset
+        xml_version = m.group(1).decode() if m else "1.0"
+        return f"XML {xml_version} document, {base}{notes}", "text/xml", charset
     if low.startswith((b"<!doctype html", b"<html")):
         return f"HTML document, {base}{notes}", "text/html", charset
     for pattern, kind_of_make in _MAKEFILE:

@@ -20,38 +20,20 @@ import re
 import stat as st
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, group_name, owner_name, quote
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.modes import apply as apply_mode
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.records import field, record
 from vshell.text import glob, regex
 
-HELP = """\
-Usage: find [-H] [-L] [-P] [path...] [expression]
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
-default path is the current directory; default expression is -print
-expression may consist of: operators, options, tests, and actions:
-
-operators (decreasing precedence; -and is implicit where no others are given):
-      ( EXPR )   ! EXPR   -not EXPR   EXPR1 -a EXPR2   EXPR1 -and EXPR2
-      EXPR1 -o EXPR2   EXPR1 -or EXPR2   EXPR1 , EXPR2
-
-normal options (always true, specified before other expressions):
-      -depth -maxdepth LEVELS -mindepth LEVELS -mount -noleaf -xdev
-
-tests (N can be +N or -N or N):
-      -amin N -anewer FILE -atime N -cmin N -cnewer FILE -ctime N -empty -executable
-      -false -gid N -group NAME -iname PATTERN -ipath PATTERN -iregex PATTERN
-      -iwholename PATTERN -links N -mmin N -mtime N -name PATTERN -newer FILE
-      -path PATTERN -perm [-/]MODE -readable -regex PATTERN -size N[bcwkMG]
-      -true -type [bcdpflsD] -uid N -user NAME -wholename PATTERN -writable -xtype [bcdpfls]
-
-actions: -delete -print0 -printf FORMAT -print -prune -quit -ls
-      -exec COMMAND ; -exec COMMAND {} + -execdir COMMAND ; -execdir COMMAND {} +
-"""
+HELP = help_text("find")
 
 Node = Callable[["Ctx"], bool]
 
@@ -713,7 +695,7 @@ class _Printf:
         self.f = finder
         self.tz = zone(finder.inv.env)
         self.pieces: list[tuple[str, str, str, str | None]] = []
-        text = []
+        text: list[str] = []
         i = 0
         while i < len(fmt):
             c = fmt[i]
@@ -964,7 +946,7 @@ def _visit(finder: Finder, shown: str, path: str, depth: int, start: str, lst: A
         expr(ctx)
 
 
-def _is_ancestor(fs: Any, child: str, parent: str) -> bool:
+def _is_ancestor(fs: VFS, child: str, parent: str) -> bool:
     try:
         real_child = fs.realpath(child)
         real_parent = fs.realpath(parent)

@@ -25,30 +25,11 @@ def run(inv: Invocation) -> int:
                            "Numerical result out of range")
     count_bytes = opts.has("-b", "--bytes")
     spaces = opts.has("-s", "--spaces")
-    status = 0
-    for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            res: list[bytes] = []
-            for rec in tio.records(inv, f):
-                nl = rec.endswith(b"\n")
-                line = rec[:-1] if nl else rec
-                res.append(_fold(line, width, count_bytes, spaces) + (b"\n" if nl else b""))
-                if len(res) > 2048:
-                    inv.stdout.write(b"".join(res))
-                    res = []
-            inv.stdout.write(b"".join(res))
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
-    return status
+
+    def fold(line: bytes) -> bytes:
+        return _fold(line, width, count_bytes, spaces)
+
+    return tio.each_input(inv, opts.operands, lambda f: tio.map_lines(inv, f, fold))
 
 
 def _fold(line: bytes, w: int, count_bytes: bool, spaces: bool) -> bytes:

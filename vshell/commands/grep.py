@@ -17,12 +17,16 @@ from __future__ import annotations
 import re
 import stat
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vshell.command import Exit, Invocation, describe_oserror
+from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import Options, UsageError, parse
 from vshell.records import field, record
 from vshell.text import glob, regex
+
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
 CHUNK = 1 << 20
 
@@ -39,16 +43,12 @@ LONG = [
     "no-group-separator", "version",
 ]
 
-VERSION = (
-    "grep (GNU grep) 3.8\n"
-    "Copyright (C) 2022 Free Software Foundation, Inc.\n"
-    "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
-    "This is free software: you are free to change and redistribute it.\n"
-    "There is NO WARRANTY, to the extent permitted by law.\n"
-    "\n"
-    "Written by Mike Haertel and others; see\n"
-    "<https://git.sv.gnu.org/cgit/grep.git/tree/AUTHORS>.\n"
-)
+VERSION = version_text("grep")
+
+
+# A buffer of input: str (decoded, surrogates for bad bytes), or bytes for a binary file; one
+# code path serves both, so the type is the union's common protocol, which typing cannot name.
+Text: TypeAlias = Any
 
 
 class _Quit(Exception):
@@ -293,7 +293,7 @@ class Matcher:
     def __init__(self, cfg: Config, warn: Callable[[str], None]) -> None:
         self.cfg = cfg
         self.eol = cfg.eol
-        self.eol_x = cfg.eol
+        self.eol_x: Text = cfg.eol
         self.binary = True
         self.per_line = cfg.mode == "P"
         self._last: tuple[Any, bytes] | None = None
@@ -306,7 +306,8 @@ class Matcher:
 
     def _build(self) -> regex.Regex:
         cfg = self.cfg
-        opts = {"icase": cfg.icase, "utf8": cfg.utf8, "eol": cfg.eol.decode("latin-1")}
+        opts: dict[str, Any] = {
+            "icase": cfg.icase, "utf8": cfg.utf8, "eol": cfg.eol.decode("latin-1")}
         pats = cfg.patterns
         if cfg.mode == "P":
             if len(pats) > 1:
@@ -400,6 +401,14 @@ class _File:
 
 class Searcher:
     """Runs the matcher over inputs and prints what GNU grep prints."""
+
+    # the current chunk, and where line numbers and byte offsets were last counted to
+    buf: Text
+    cpos: int
+    cline: int
+    bpos: int
+    bval: int
+    bbase: int
 
     def __init__(self, inv: Invocation, cfg: Config, matcher: Matcher) -> None:
         self.inv = inv
@@ -602,7 +611,7 @@ class Searcher:
         self.width = len(str(num))
         f = _File(name, self.quiet0, self.done_on_match0)
         eol = self.eol
-        self.tail = b"" if self.m.binary else ""
+        self.tail: Text = b"" if self.m.binary else ""
         self.tail_line = 1
         self.tail_byte = 0
         self.abs_end = 0  # absolute offset (buffer units) of the end of data processed
@@ -657,6 +666,7 @@ class Searcher:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 self.buf_valid = False
+        new: Text
         if self.m.binary:
             new = raw
         elif text is not None:
@@ -779,7 +789,7 @@ def _sgr(code: bytes, text: bytes) -> bytes:
 # ---------------------------------------------------------------- files and the command
 
 
-def _is_device(fs: Any, vpath: str) -> bool:
+def _is_device(fs: VFS, vpath: str) -> bool:
     """A character or block device, FIFO or socket (what ``-D`` is about)."""
     mode = fs.stat(vpath).st_mode
     return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
@@ -970,79 +980,4 @@ def _run(inv: Invocation) -> int:
     return 0 if g.matched else 1
 
 
-GREP_HELP = (
-    'Usage: grep [OPTION]... PATTERNS [FILE]...\n'
-    'Search for PATTERNS in each FILE.\n'
-    "Example: grep -i 'hello world' menu.h main.c\n"
-    'PATTERNS can contain multiple patterns separated by newlines.\n'
-    '\n'
-    'Pattern selection and interpretation:\n'
-    '  -E, --extended-regexp     PATTERNS are extended regular expressions\n'
-    '  -F, --fixed-strings       PATTERNS are strings\n'
-    '  -G, --basic-regexp        PATTERNS are basic regular expressions\n'
-    '  -P, --perl-regexp         PATTERNS are Perl regular expressions\n'
-    '  -e, --regexp=PATTERNS     use PATTERNS for matching\n'
-    '  -f, --file=FILE           take PATTERNS from FILE\n'
-    '  -i, --ignore-case         ignore case distinctions in patterns and data\n'
-    '      --no-ignore-case      do not ignore case distinctions (default)\n'
-    '  -w, --word-regexp         match only whole words\n'
-    '  -x, --line-regexp         match only whole lines\n'
-    '  -z, --null-data           a data line ends in 0 byte, not newline\n'
-    '\n'
-    'Miscellaneous:\n'
-    '  -s, --no-messages         suppress error messages\n'
-    '  -v, --invert-match        select non-matching lines\n'
-    '  -V, --version             display version information and exit\n'
-    '      --help                display this help text and exit\n'
-    '\n'
-    'Output control:\n'
-    '  -m, --max-count=NUM       stop after NUM selected lines\n'
-    '  -b, --byte-offset         print the byte offset with output lines\n'
-    '  -n, --line-number         print line number with output lines\n'
-    '      --line-buffered       flush output on every line\n'
-    '  -H, --with-filename       print file name with output lines\n'
-    '  -h, --no-filename         suppress the file name prefix on output\n'
-    '      --label=LABEL         use LABEL as the standard input file name prefix\n'
-    '  -o, --only-matching       show only nonempty parts of lines that match\n'
-    '  -q, --quiet, --silent     suppress all normal output\n'
-    '      --binary-files=TYPE   assume that binary files are TYPE;\n'
-    "                            TYPE is 'binary', 'text', or 'without-match'\n"
-    '  -a, --text                equivalent to --binary-files=text\n'
-    '  -I                        equivalent to --binary-files=without-match\n'
-    '  -d, --directories=ACTION  how to handle directories;\n'
-    "                            ACTION is 'read', 'recurse', or 'skip'\n"
-    '  -D, --devices=ACTION      how to handle devices, FIFOs and sockets;\n'
-    "                            ACTION is 'read' or 'skip'\n"
-    '  -r, --recursive           like --directories=recurse\n'
-    '  -R, --dereference-recursive  likewise, but follow all symlinks\n'
-    '      --include=GLOB        search only files that match GLOB (a file pattern)\n'
-    '      --exclude=GLOB        skip files that match GLOB\n'
-    '      --exclude-from=FILE   skip files that match any file pattern from FILE\n'
-    '      --exclude-dir=GLOB    skip directories that match GLOB\n'
-    '  -L, --files-without-match  print only names of FILEs with no selected lines\n'
-    '  -l, --files-with-matches  print only names of FILEs with selected lines\n'
-    '  -c, --count               print only a count of selected lines per FILE\n'
-    '  -T, --initial-tab         make tabs line up (if needed)\n'
-    '  -Z, --null                print 0 byte after FILE name\n'
-    '\n'
-    'Context control:\n'
-    '  -B, --before-context=NUM  print NUM lines of leading context\n'
-    '  -A, --after-context=NUM   print NUM lines of trailing context\n'
-    '  -C, --context=NUM         print NUM lines of output context\n'
-    '  -NUM                      same as --context=NUM\n'
-    '      --group-separator=SEP  print SEP on line between matches with context\n'
-    '      --no-group-separator  do not print separator for matches with context\n'
-    '      --color[=WHEN],\n'
-    '      --colour[=WHEN]       use markers to highlight the matching strings;\n'
-    "                            WHEN is 'always', 'never', or 'auto'\n"
-    '  -U, --binary              do not strip CR characters at EOL (MSDOS/Windows)\n'
-    '\n'
-    "When FILE is '-', read standard input.  With no FILE, read '.' if\n"
-    "recursive, '-' otherwise.  With fewer than two FILEs, assume -h.\n"
-    'Exit status is 0 if any line is selected, 1 otherwise;\n'
-    'if any error occurs and -q is not given, the exit status is 2.\n'
-    '\n'
-    'Report bugs to: bug-grep@gnu.org\n'
-    'GNU grep home page: <https://www.gnu.org/software/grep/>\n'
-    'General help using GNU software: <https://www.gnu.org/gethelp/>\n'
-)
+GREP_HELP = help_text("grep")

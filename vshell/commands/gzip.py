@@ -8,36 +8,20 @@ input's mode and modification time; the input is removed unless -k or -c.
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from typing import IO
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, enc, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
 OUT_CHUNK = 1 << 20
 """The most one decompression call returns: 64 KiB of zeros compressed expand to 64 MiB."""
 
-HELP = """\
-Usage: gzip [OPTION]... [FILE]...
-Compress or uncompress FILEs (by default, compress FILES in-place).
-
-  -c, --stdout      write on standard output, keep original files unchanged
-  -d, --decompress  decompress
-  -f, --force       force overwrite of output file and compress links
-  -k, --keep        keep (don't delete) input files
-  -l, --list        list compressed file contents
-  -n, --no-name     do not save or restore the original name and timestamp
-  -N, --name        save or restore the original name and timestamp
-  -q, --quiet       suppress all warnings
-  -S, --suffix=SUF  use suffix SUF on compressed files
-  -t, --test        test compressed file integrity
-  -v, --verbose     verbose mode
-  -1, --fast        compress faster
-  -9, --best        compress better
-      --help        display this help and exit
-"""
+HELP = help_text("gzip")
 
 SUFFIXES = [".gz", "-gz", ".z", "-z", "_z", ".Z"]
 
@@ -239,7 +223,7 @@ class Gz:
                 return
             self._to_file(src, name, name + self.suffix, s, decompress=False)
 
-    def _to_file(self, src: IO[bytes], name: str, target: str, s: object,
+    def _to_file(self, src: IO[bytes], name: str, target: str, s: os.stat_result,
                  decompress: bool) -> None:
         fs = self.inv.fs
         tpath = self.inv.abs(target)
@@ -254,18 +238,18 @@ class Gz:
                 ok = self.decompress_stream(src, dst, name)
                 saved = 0
             else:
-                saved = self.compress_stream(src, dst, _base(name), int(s.st_mtime))  # type: ignore[attr-defined]
+                saved = self.compress_stream(src, dst, _base(name), int(s.st_mtime))
         if not ok:
             fs.unlink(tpath)
             return
         import stat as st
 
-        fs.chmod(tpath, st.S_IMODE(s.st_mode))  # type: ignore[attr-defined]
-        mtime_ns = getattr(s, "st_mtime_ns", None) or int(s.st_mtime * 1e9)  # type: ignore[attr-defined]
-        atime_ns = getattr(s, "st_atime_ns", None) or int(s.st_atime * 1e9)  # type: ignore[attr-defined]
+        fs.chmod(tpath, st.S_IMODE(s.st_mode))
+        mtime_ns = getattr(s, "st_mtime_ns", None) or int(s.st_mtime * 1e9)
+        atime_ns = getattr(s, "st_atime_ns", None) or int(s.st_atime * 1e9)
         fs.utime(tpath, ns=(atime_ns, mtime_ns))
         if self.verbose:
-            insize = s.st_size  # type: ignore[attr-defined]
+            insize = s.st_size
             if decompress:
                 outsize = fs.stat(tpath).st_size
                 ratio = _ratio(outsize - (insize - _header_len(name, src)), outsize)

@@ -9,6 +9,7 @@ from typing import IO
 
 from vshell.command import Invocation
 from vshell.commands._lib import textio as tio
+from vshell.commands._lib.opts import Options
 
 _HEAD_LEGACY = re.compile(r"-(\d+)([bkm]?)([cqlvz]*)\Z")
 _TAIL_LEGACY = re.compile(r"([+-])(\d*)([bcl]?)(f?)\Z")
@@ -17,6 +18,27 @@ _UNITS = {"b": 512, "k": 1024, "m": 1048576, "": 1}
 
 def _display(name: str) -> str:
     return "standard input" if name == "-" else name
+
+
+def _settings(inv: Invocation, opts: Options, tail: bool
+              ) -> tuple[bool, int, bool, bool | None, bytes]:
+    """head's and tail's shared options, the last -c/-n winning: (bytes rather than lines,
+    count, its sign flag, -q/-v if given, the line delimiter)."""
+    by_bytes, count, flag = False, 10, False
+    verbose: bool | None = None
+    delim = b"\n"
+    for k, v in opts.items:
+        if k in ("-c", "--bytes", "-n", "--lines"):
+            by_bytes = k in ("-c", "--bytes")
+            assert v is not None
+            count, flag = _count(inv, v, "bytes" if by_bytes else "lines", tail)
+        elif k in ("-q", "--quiet", "--silent"):
+            verbose = False
+        elif k in ("-v", "--verbose"):
+            verbose = True
+        elif k in ("-z", "--zero-terminated"):
+            delim = b"\0"
+    return by_bytes, count, flag, verbose, delim
 
 
 def _count(inv: Invocation, text: str, what: str, signed_from_start: bool) -> tuple[int, bool]:
@@ -86,21 +108,8 @@ def head(inv: Invocation) -> int:
     for k, v in opts.items:
         if k == "-NUM":
             raise tio.usage_error(inv, f"invalid trailing option -- {v[:1] if v else ''}")
-    mode, count, allbut = "n", 10, False
-    verbose = None
-    delim = b"\n"
-    for k, v in opts.items:
-        if k in ("-c", "--bytes", "-n", "--lines"):
-            what = "bytes" if k in ("-c", "--bytes") else "lines"
-            mode = what[0] if what == "bytes" else "n"
-            assert v is not None
-            count, allbut = _count(inv, v, what, False)
-        elif k in ("-q", "--quiet", "--silent"):
-            verbose = False
-        elif k in ("-v", "--verbose"):
-            verbose = True
-        elif k in ("-z", "--zero-terminated"):
-            delim = b"\0"
+    bytes_mode, count, allbut, verbose, delim = _settings(inv, opts, False)
+    mode = "b" if bytes_mode else "n"
     files = opts.operands or ["-"]
     header = verbose if verbose is not None else len(files) > 1
     status = 0
@@ -207,21 +216,8 @@ def tail(inv: Invocation) -> int:
         if k == "-NUM":
             inv.error(f"option used in invalid context -- {v[:1] if v else ''}")
             return 1
-    mode, count, from_start = "n", 10, False
-    verbose = None
-    delim = b"\n"
-    for k, v in opts.items:
-        if k in ("-c", "--bytes", "-n", "--lines"):
-            what = "bytes" if k in ("-c", "--bytes") else "lines"
-            mode = "c" if what == "bytes" else "n"
-            assert v is not None
-            count, from_start = _count(inv, v, what, True)
-        elif k in ("-q", "--quiet", "--silent"):
-            verbose = False
-        elif k in ("-v", "--verbose"):
-            verbose = True
-        elif k in ("-z", "--zero-terminated"):
-            delim = b"\0"
+    bytes_mode, count, from_start, verbose, delim = _settings(inv, opts, True)
+    mode = "c" if bytes_mode else "n"
     files = opts.operands or ["-"]
     if count == 0 and not from_start:
         return 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, strerror
+from vshell.commands._lib.helptext import help_text
 
 # canonical name -> (Python codec, BOM handling: "" none, "16"/"32" detect on input)
 _CHARSETS: dict[str, tuple[str, str]] = {
@@ -58,36 +59,9 @@ _TRANSLIT = {
     "±": "+-",
 }
 
-HELP = """\
-Usage: iconv [OPTION...] [FILE...]
-Convert encoding of given files from one encoding to another.
+HELP = help_text("iconv")
 
- Input/Output format specification:
-  -f, --from-code=NAME       encoding of original text
-  -t, --to-code=NAME         encoding for output
-
- Information:
-  -l, --list                 list all known coded character sets
-
- Output control:
-  -c                         omit invalid characters from output
-  -o, --output=FILE          output file
-  -s, --silent               suppress warnings
-
-  -?, --help                 Give this help list
-      --usage                Give a short usage message
-  -V, --version              Print program version
-
-A NAME may end in //TRANSLIT (spell what the target cannot hold in its characters, or ?)
-and //IGNORE (drop it, still failing at the end).  The sandbox knows the charsets
-`iconv -l` lists.
-"""
-
-USAGE = """\
-Usage: iconv [-lcs?V] [-f NAME] [-t NAME] [-o FILE] [--from-code=NAME]
-            [--to-code=NAME] [--list] [--output=FILE] [--silent] [--verbose]
-            [--help] [--usage] [--version] [FILE...]
-"""
+USAGE = help_text("iconv-usage")
 
 
 class _Stop(Exception):

@@ -19,6 +19,7 @@ import threading
 from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint64, c_void_p
 
 from vshell.command import Exit, Invocation, describe_oserror
+from vshell.commands._lib.helptext import help_text
 from vshell.records import field, record
 
 # jv kinds
@@ -159,65 +160,7 @@ def _replace_jv(address: int, value: JV) -> None:
 _URL = "https://jqlang.github.io/jq"
 VERSION = "jq-1.8.2"  # the libjq inside the installed PyPI package
 
-HELP = f"""Usage:\tjq [OPTIONS] FILTER [FILES...]
-\tjq [OPTIONS] --args FILTER [STRINGS...]
-\tjq [OPTIONS] --jsonargs FILTER [JSON_VALUES...]
-
-jq is a tool for processing JSON inputs, applying the given filter to
-its JSON text inputs and producing the filter's results as JSON on
-standard output.
-
-The simplest filter is ., which copies jq's input to its output
-unmodified except for formatting. For more advanced filters see
-the jq(1) manpage ("man jq") and/or {_URL}.
-
-Example:
-
-\t$ echo '{{"foo": 0}}' | jq .
-\t{{
-\t  "foo": 0
-\t}}
-
-Command options:
-  -n, --null-input          use `null` as the single input value;
-  -R, --raw-input           read each line as string instead of JSON;
-  -s, --slurp               read all inputs into an array and use it as
-                            the single input value;
-  -c, --compact-output      compact instead of pretty-printed output;
-  -r, --raw-output          output strings without escapes and quotes;
-      --raw-output0         implies -r and output NUL after each output;
-  -j, --join-output         implies -r and output without newline after
-                            each output;
-  -a, --ascii-output        output strings by only ASCII characters
-                            using escape sequences;
-  -S, --sort-keys           sort keys of each object on output;
-  -C, --color-output        colorize JSON output;
-  -M, --monochrome-output   disable colored output;
-      --tab                 use tabs for indentation;
-      --indent n            use n spaces for indentation (max 7 spaces);
-      --unbuffered          flush output stream after each output;
-      --stream              parse the input value in streaming fashion;
-      --stream-errors       implies --stream and report parse error as
-                            an array;
-      --seq                 parse input/output as application/json-seq;
-  -f, --from-file file      load filter from the file;
-      --arg name value      set $name to the string value;
-      --argjson name value  set $name to the JSON value;
-      --slurpfile name file set $name to an array of JSON values read
-                            from the file;
-      --rawfile name file   set $name to string contents of file;
-      --args                consume remaining arguments as positional
-                            string values;
-      --jsonargs            consume remaining arguments as positional
-                            JSON values;
-  -e, --exit-status         set exit status code based on the output;
-  -V, --version             show the version;
-  -h, --help                show the help;
-  --                        terminates argument processing;
-
-Named arguments are also available as $ARGS.named[], while
-positional arguments are available as $ARGS.positional[].
-"""
+HELP = help_text("jq")
 
 OK, OK_NULL_KIND, ERROR_SYSTEM, ERROR_COMPILE, OK_NO_OUTPUT, ERROR_UNKNOWN = 0, -1, 2, 3, -4, 5
 CHUNK = 1 << 16

@@ -12,25 +12,10 @@ import stat as st
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.copy import basename, join, link_escapes
 from vshell.commands._lib.futil import enc, quoteaf, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: ln [OPTION]... [-T] TARGET LINK_NAME
-  or:  ln [OPTION]... TARGET
-  or:  ln [OPTION]... TARGET... DIRECTORY
-  or:  ln [OPTION]... -t DIRECTORY TARGET...
-Create a link to TARGET with the name LINK_NAME.
-
-  -f, --force                 remove existing destination files
-  -n, --no-dereference        treat LINK_NAME as a normal file if
-                                it is a symbolic link to a directory
-  -s, --symbolic              make symbolic links instead of hard links
-  -t, --target-directory=DIRECTORY  specify the DIRECTORY in which to create
-                                the links
-  -T, --no-target-directory   treat LINK_NAME as a normal file always
-  -v, --verbose               print name of each linked file
-      --help        display this help and exit
-"""
+HELP = help_text("ln")
 
 
 def run(inv: Invocation) -> int:

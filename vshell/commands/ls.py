@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat as st
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import (
@@ -25,49 +25,17 @@ from vshell.commands._lib.futil import (
     quoteaf,
     strerror,
 )
+from vshell.commands._lib.helptext import help_text
+from vshell.commands._lib.modes import classify_suffix
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.commands._lib.width import char_width
 from vshell.records import record
 
-HELP = """\
-Usage: ls [OPTION]... [FILE]...
-List information about the FILEs (the current directory by default).
-Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
-  -a, --all                  do not ignore entries starting with .
-  -A, --almost-all           do not list implied . and ..
-  -c                         with -lt: sort by, and show, ctime
-  -d, --directory            list directories themselves, not their contents
-  -F, --classify[=WHEN]      append indicator (one of */=>@|) to entries
-      --full-time            like -l --time-style=full-iso
-  -g                         like -l, but do not list owner
-      --group-directories-first
-                             group directories before files
-  -G, --no-group             in a long listing, don't print group names
-  -h, --human-readable       with -l, print sizes like 1K 234M 2G etc.
-  -L, --dereference          show information for the file a symbolic link references
-  -l                         use a long listing format
-  -n, --numeric-uid-gid      like -l, but list numeric user and group IDs
-  -o                         like -l, but do not list group information
-  -p                         append / indicator to directories
-  -r, --reverse              reverse order while sorting
-  -R, --recursive            list subdirectories recursively
-  -i, --inode                print the index number of each file
-  -s, --size                 print the allocated size of each file, in blocks
-  -S                         sort by file size, largest first
-      --time-style=STYLE     full-iso, long-iso, iso, locale or +FORMAT
-  -t                         sort by time, newest first
-  -u                         with -lt: sort by, and show, access time
-  -1                         list one file per line
-  -C                         list entries by columns
-  -x                         list entries by lines instead of by columns
-  -m                         fill width with a comma separated list of entries
-  -T, --tabsize=COLS         assume tab stops at each COLS instead of 8
-  -w, --width=COLS           set output width to COLS.  0 means no limit
-                             (default: $COLUMNS, else 80)
-      --help        display this help and exit
-"""
+HELP = help_text("ls")
 
 LONG = [
     "all",
@@ -264,11 +232,7 @@ class Ls:
             elif self.deref and entry.tstat is None:
                 self.inv.error(f"cannot access {quoteaf(name)}: No such file or directory")
                 self.status = 1
-            if st.S_ISLNK(entry.st.st_mode):
-                try:
-                    entry.target = fs.readlink(path)
-                except OSError:
-                    entry.target = ""
+            _read_target(fs, entry, path)
         return entry
 
     def _key_sort(self, entries: list[Entry]) -> list[Entry]:
@@ -302,17 +266,7 @@ class Ls:
     def _indicator(self, mode: int) -> str:
         if st.S_ISDIR(mode):
             return "/"
-        if not self.classify:
-            return ""
-        if st.S_ISLNK(mode):
-            return "@"
-        if st.S_ISFIFO(mode):
-            return "|"
-        if st.S_ISSOCK(mode):
-            return "="
-        if st.S_ISREG(mode) and mode & 0o111:
-            return "*"
-        return ""
+        return classify_suffix(mode) if self.classify else ""
 
     def _name(self, e: Entry) -> str:
         text = e.name
@@ -449,9 +403,9 @@ class Ls:
             if name.startswith(".") and not (self.all or self.almost):
                 continue
             child = path.rstrip("/") + "/" + name
-            e = self._make_child(name, child, shown)
-            if e is not None:
-                entries.append(e)
+            made = self._make_child(name, child, shown)
+            if made is not None:
+                entries.append(made)
         entries = self._key_sort(entries)
         if self.long or self.blocks:
             total = sum(self._blocks(e.st) for e in entries)
@@ -459,12 +413,12 @@ class Ls:
         self._print_entries(entries)
         self._flush()
         if self.recursive:
-            for e in entries:
-                if e.name in (".", "..") or not st.S_ISDIR(e.st.st_mode):
+            for entry in entries:
+                if entry.name in (".", "..") or not st.S_ISDIR(entry.st.st_mode):
                     continue
-                sub = shown + e.name if shown.endswith("/") else shown + "/" + e.name
+                sub = shown + entry.name if shown.endswith("/") else shown + "/" + entry.name
                 self.inv.cancel.check()
-                self._list_dir(sub, e.path, False, True)
+                self._list_dir(sub, entry.path, False, True)
 
     def _make_child(self, name: str, path: str, shown: str) -> Entry | None:
         fs = self.inv.fs
@@ -488,11 +442,7 @@ class Ls:
                     full = _join(shown, name)
                     self.inv.error(f"cannot access {quoteaf(full)}: No such file or directory")
                     self.status = 1
-            if st.S_ISLNK(entry.st.st_mode):
-                try:
-                    entry.target = fs.readlink(path)
-                except OSError:
-                    entry.target = ""
+            _read_target(fs, entry, path)
         return entry
 
     def _flush(self) -> None:
@@ -528,6 +478,15 @@ class Ls:
 
 
 MIN_COLUMN_WIDTH = 3
+
+
+def _read_target(fs: VFS, entry: Entry, path: str) -> None:
+    """A symlink entry's target as ``-l`` shows it ("" when it cannot be read)."""
+    if st.S_ISLNK(entry.st.st_mode):
+        try:
+            entry.target = fs.readlink(path)
+        except OSError:
+            entry.target = ""
 
 
 def _text_width(text: str) -> int:

@@ -7,18 +7,10 @@ import errno
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import modes as _modes
 from vshell.commands._lib.futil import quote, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: mkdir [OPTION]... DIRECTORY...
-Create the DIRECTORY(ies), if they do not already exist.
-
-  -m, --mode=MODE   set file mode (as in chmod), not a=rwx - umask
-  -p, --parents     no error if existing, make parent directories as needed,
-                    with their file modes unaffected by any -m option.
-  -v, --verbose     print a message for each created directory
-      --help        display this help and exit
-"""
+HELP = help_text("mkdir")
 
 
 def run(inv: Invocation) -> int:
@@ -87,11 +79,11 @@ def _make_parents(inv: Invocation, op: str, verbose: bool) -> None:
             if fs.isdir(path):
                 continue
             err = OSError(errno.ENOTDIR, "Not a directory", shown)
-            err._mkdir_prefix = True  # type: ignore[attr-defined]
+            err._mkdir_prefix = True  # type: ignore[attr-defined]  # a marker read by the message code
             raise err from None
         except OSError as e:
             e2 = OSError(e.errno, e.strerror, shown)
-            e2._mkdir_prefix = True  # type: ignore[attr-defined]
+            e2._mkdir_prefix = True  # type: ignore[attr-defined]  # a marker read by the message code
             raise e2 from None
         if verbose:
             write_line(inv, f"mkdir: created directory {_q(shown)}")

@@ -10,19 +10,10 @@ from __future__ import annotations
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import modes as _modes
 from vshell.commands._lib.futil import quoteaf, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: mkfifo [OPTION]... NAME...
-Create named pipes (FIFOs) with the given NAMEs.
-
-Mandatory arguments to long options are mandatory for short options too.
-  -m, --mode=MODE    set file permission bits to MODE, not a=rw - umask
-  -Z                   set the SELinux security context to default type
-      --context[=CTX]  like -Z, or if CTX is specified then set the SELinux
-                         or SMACK security context to CTX
-      --help        display this help and exit
-"""
+HELP = help_text("mkfifo")
 
 
 def run(inv: Invocation) -> int:

@@ -9,25 +9,10 @@ import string
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, quote, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: mktemp [OPTION]... [TEMPLATE]
-Create a temporary file or directory, safely, and print its name.
-TEMPLATE must contain at least 3 consecutive 'X's in last component.
-If TEMPLATE is not specified, use tmp.XXXXXXXXXX, and --tmpdir is implied.
-Files are created u+rw, and directories u+rwx, minus umask restrictions.
-
-  -d, --directory     create a directory, not a file
-  -u, --dry-run       do not create anything; merely print a name (unsafe)
-  -q, --quiet         suppress diagnostics about file/dir-creation failure
-      --suffix=SUFF   append SUFF to TEMPLATE; SUFF must not contain a slash.
-  -p DIR, --tmpdir[=DIR]  interpret TEMPLATE relative to DIR
-  -t                  interpret TEMPLATE as a single file name component,
-                        relative to a directory: $TMPDIR, if set; else the
-                        directory specified via -p; else /tmp [deprecated]
-      --help     display this help and exit
-"""
+HELP = help_text("mktemp")
 
 _CHARS = string.ascii_letters + string.digits
 

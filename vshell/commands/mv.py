@@ -10,25 +10,13 @@ import errno
 import stat as st
 
 from vshell.command import Invocation
-from vshell.commands._lib.copy import Copier, CopyOptions, _inside, _same
+from vshell.commands._lib.copy import Copier, CopyOptions, is_inside, same_file
 from vshell.commands._lib.futil import quoteaf, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.targets import pairs
 
-HELP = """\
-Usage: mv [OPTION]... [-T] SOURCE DEST
-  or:  mv [OPTION]... SOURCE... DIRECTORY
-  or:  mv [OPTION]... -t DIRECTORY SOURCE...
-Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
-
-  -f, --force                  do not prompt before overwriting
-  -n, --no-clobber             do not overwrite an existing file
-  -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
-  -T, --no-target-directory    treat DEST as a normal file
-  -u, --update                 move only when the SOURCE file is newer
-  -v, --verbose                explain what is being done
-      --help        display this help and exit
-"""
+HELP = help_text("mv")
 
 
 def _remove_tree(inv: Invocation, path: str) -> None:
@@ -84,7 +72,7 @@ def run(inv: Invocation) -> int:
             inv.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: Not a directory")
             status = 1
             continue
-        if d is not None and _same(s, d):
+        if d is not None and same_file(s, d):
             inv.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
             status = 1
             continue
@@ -92,7 +80,7 @@ def run(inv: Invocation) -> int:
             continue
         if d is not None and update and d.st_mtime_ns >= s.st_mtime_ns:
             continue
-        if st.S_ISDIR(s.st_mode) and _inside(fs, s_abs, d_abs):
+        if st.S_ISDIR(s.st_mode) and is_inside(fs, s_abs, d_abs):
             inv.error(f"cannot move {quoteaf(src)} to a subdirectory of itself, {quoteaf(dst)}")
             status = 1
             continue

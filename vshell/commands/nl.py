@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import IO, Any
+
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
 from vshell.text import regex
 from vshell.text.numarg import INT_MAX, INTMAX_MAX, INTMAX_MIN, parse_int
 
 
-def _style(inv: Invocation, v: str, what: str):
+def _style(inv: Invocation, v: str, what: str) -> str | regex.Regex:
     if v in ("a", "t", "n"):
         return v
     if v.startswith("p"):
@@ -50,7 +52,7 @@ def _run(inv: Invocation) -> int:
         "body-numbering=", "section-delimiter=", "footer-numbering=", "header-numbering=",
         "line-increment=", "join-blank-lines=", "number-format=", "no-renumber",
         "number-separator=", "starting-line-number=", "number-width="])
-    styles = {"h": "n", "b": "t", "f": "n"}
+    styles: dict[str, str | regex.Regex] = {"h": "n", "b": "t", "f": "n"}
     delim = b"\\:"
     incr, join, fmt, renumber, sep, start, width = 1, 1, "rn", True, b"\t", 1, 6
     for k, v in opts.items:
@@ -84,9 +86,8 @@ def _run(inv: Invocation) -> int:
                 raise Exit(1, "memory exhausted")
     blank_fmt = b" " * (width + len(sep))
     delims = {delim * 3: "h", delim * 2: "b", delim: "f"} if delim else {}
-    state = {"sec": "b", "num": start, "blanks": 0}
+    state: dict[str, Any] = {"sec": "b", "num": start, "blanks": 0}  # section, number, blanks
     out = inv.stdout
-    status = 0
 
     def number() -> bytes:
         n = state["num"]
@@ -99,54 +100,43 @@ def _run(inv: Invocation) -> int:
         state["num"] = n + incr
         return s.encode() + sep
 
-    for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            res: list[bytes] = []
-            for rec in tio.records(inv, f):
-                line = rec[:-1] if rec.endswith(b"\n") else rec
-                nl = b"\n"
-                sec = delims.get(line)
-                if sec is not None:
-                    state["sec"] = sec
-                    if renumber:
-                        state["num"] = start
-                    res.append(b"\n")
+    def number_lines(f: IO[bytes]) -> None:
+        res: list[bytes] = []
+        for rec in tio.records(inv, f):
+            line = rec[:-1] if rec.endswith(b"\n") else rec
+            nl = b"\n"
+            sec = delims.get(line)
+            if sec is not None:
+                state["sec"] = sec
+                if renumber:
+                    state["num"] = start
+                res.append(b"\n")
+                continue
+            style = styles[state["sec"]]
+            if style == "a":
+                if line == b"":
+                    state["blanks"] += 1
+                    if state["blanks"] >= join:
+                        state["blanks"] = 0
+                        res.append(number() + line + nl)
+                    else:
+                        res.append(blank_fmt + line + nl)
                     continue
-                style = styles[state["sec"]]
-                if style == "a":
-                    if line == b"":
-                        state["blanks"] += 1
-                        if state["blanks"] >= join:
-                            state["blanks"] = 0
-                            res.append(number() + line + nl)
-                        else:
-                            res.append(blank_fmt + line + nl)
-                        continue
-                    state["blanks"] = 0
-                    do = True
-                elif style == "t":
-                    do = line != b""
-                elif style == "n":
-                    do = False
-                else:
-                    try:
-                        do = style.search(line) is not None
-                    except regex.TooComplex:
-                        raise Exit(1, regex.TOO_COMPLEX) from None
-                res.append((number() if do else blank_fmt) + line + nl)
-                if len(res) > 4096:
-                    out.write(b"".join(res))
-                    res = []
-            out.write(b"".join(res))
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
-    return status
+                state["blanks"] = 0
+                do = True
+            elif style == "t":
+                do = line != b""
+            elif style == "n":
+                do = False
+            else:
+                try:
+                    do = style.search(line) is not None  # type: ignore[union-attr]  # letters done above
+                except regex.TooComplex:
+                    raise Exit(1, regex.TOO_COMPLEX) from None
+            res.append((number() if do else blank_fmt) + line + nl)
+            if len(res) > 4096:
+                out.write(b"".join(res))
+                res = []
+        out.write(b"".join(res))
+
+    return tio.each_input(inv, opts.operands, number_lines)

@@ -16,6 +16,7 @@ from vshell.command import Exit, Invocation
 from vshell.commands._lib import opts as _opts
 from vshell.commands._lib import textio as tio
 from vshell.commands._lib.futil import enc
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.textio import quote
 
 _CTX = decimal.Context(prec=80, rounding=decimal.ROUND_HALF_EVEN)
@@ -26,57 +27,7 @@ _INVALID = ("abort", "fail", "warn", "ignore")
 MAX_UNSCALED_DIGITS = 18
 MAX_ACCEPTABLE_DIGITS = 27
 
-HELP = """\
-Usage: numfmt [OPTION]... [NUMBER]...
-Reformat NUMBER(s), or the numbers from standard input if none are specified.
-
-      --delimiter=X    use X instead of whitespace for field delimiter
-      --field=FIELDS   replace the numbers in these input fields (default=1)
-      --format=FORMAT  use printf style floating-point FORMAT
-      --from=UNIT      auto-scale input numbers to UNITs; default is 'none'
-      --from-unit=N    specify the input unit size (instead of the default 1)
-      --grouping       use locale-defined grouping of digits, e.g. 1,000,000
-      --header[=N]     print (without converting) the first N header lines;
-                         N defaults to 1 if not specified
-      --invalid=MODE   failure mode for invalid numbers: MODE can be:
-                         abort (default), fail, warn, ignore
-      --padding=N      pad the output to N characters; positive N will
-                         right-align; negative N will left-align
-      --round=METHOD   use METHOD for rounding when scaling; METHOD can be:
-                         up, down, from-zero (default), towards-zero, nearest
-      --suffix=SUFFIX  add SUFFIX to output numbers, and accept optional
-                         SUFFIX in input numbers
-      --to=UNIT        auto-scale output numbers to UNITs; see UNIT below
-      --to-unit=N      the output unit size (instead of the default 1)
-  -z, --zero-terminated    line delimiter is NUL, not newline
-      --help     display this help and exit
-
-UNIT options:
-  none       no auto-scaling is done; suffixes will trigger an error
-  auto       accept optional single/two letter suffix:
-               1K = 1000, 1Ki = 1024, 1M = 1000000, 1Mi = 1048576,
-  si         accept optional single letter suffix:
-               1K = 1000, 1M = 1000000, ...
-  iec        accept optional single letter suffix:
-               1K = 1024, 1M = 1048576, ...
-  iec-i      accept optional two-letter suffix:
-               1Ki = 1024, 1Mi = 1048576, ...
-
-FIELDS supports cut(1) style field ranges:
-  N    N'th field, counted from 1
-  N-   from N'th field, to end of line
-  N-M  from N'th to M'th field (inclusive)
-  -M   from first to M'th field (inclusive)
-  -    all fields
-Multiple fields/ranges can be separated with commas
-
-Exit status is 0 if all input numbers were successfully converted.
-By default, numfmt will stop at the first conversion error with exit status 2.
-With --invalid='fail' a warning is printed for each conversion error
-and the exit status is 2.  With --invalid='warn' each conversion error is
-diagnosed, but the exit status is 0.  With --invalid='ignore' conversion
-errors are not diagnosed and the exit status is 0.
-"""
+HELP = help_text("numfmt")
 
 _LONG = ["delimiter=", "field=", "format=", "from=", "from-unit=", "grouping", "header=?",
          "invalid=", "padding=", "round=", "suffix=", "to=", "to-unit=", "zero-terminated"]
@@ -223,7 +174,7 @@ def _fields(inv: Invocation, spec: str) -> list[tuple[int, int]]:
             raise bad("fields are numbered from 1")
         if hi < lo:
             raise bad("invalid decreasing range")
-        out.append((lo, hi))  # type: ignore[arg-type]
+        out.append((lo, hi))  # type: ignore[arg-type]  # math.inf stands for no upper bound
     return out
 
 

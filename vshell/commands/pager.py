@@ -14,6 +14,7 @@ import stat as st
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
 from vshell.commands._lib.futil import enc, strerror
+from vshell.commands._lib.helptext import help_text
 
 # less's options: letters that stand alone, and letters that take a value (-x4, -b 8 ...)
 _LESS_FLAGS = set("aABcCdeEfFgGiIJKLmMnNqQrRsSuUVwWX~")
@@ -29,40 +30,9 @@ _LESS_LONG = {
     "max-back-scroll", "buffers", "color",
 }
 
-LESS_HELP = """\
-Usage: less [OPTION]... [FILE]...
-Page through FILEs (or standard input).  The sandbox has no terminal, so less copies
-its input to standard output unchanged, as it does when writing to a pipe.  The usual
-display options (-R -r -S -N -n -F -X -E -e -i -I -M -m -s -q -Q -K -c -w -W -x N,
--b N, -j N, -p PATTERN, +COMMAND and their long forms) are accepted and change nothing.
-"""
+LESS_HELP = help_text("less")
 
-MORE_HELP = """\
-
-Usage:
- more [options] <file>...
-
-A file perusal filter for CRT viewing.
-The sandbox has no terminal: more copies each file to standard output after a
-'::::::::::::::' header naming it, as it does when writing to a pipe.
-
-Options:
- -d, --silent          display help instead of ringing bell
- -f, --logical         count logical rather than screen lines
- -l, --no-pause        suppress pause after form feed
- -c, --print-over      do not scroll, display text and clean line ends
- -p, --clean-print     do not scroll, clean screen and display text
- -e, --exit-on-eof     exit on end-of-file
- -s, --squeeze         squeeze multiple blank lines into one
- -u, --plain           suppress underlining and bold
- -n, --lines <number>  the number of lines per screenful
- -<number>             same as --lines
- +<number>             display file beginning from line number
- +/<pattern>           display file beginning from pattern match
-
- -h, --help            display this help
- -V, --version         display version
-"""
+MORE_HELP = help_text("more")
 
 _MORE_LONG = {"silent": "d", "logical": "f", "no-pause": "l", "print-over": "c",
               "clean-print": "p", "exit-on-eof": "e", "squeeze": "s", "plain": "u",

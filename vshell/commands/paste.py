@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
 
@@ -58,8 +60,8 @@ def run(inv: Invocation) -> int:
                     res.append(eol)
                 out.write(b"".join(res))
             return 0
-        shared = {}
-        iters = []
+        shared: dict[int, Iterator[bytes]] = {}
+        iters: list[Iterator[bytes]] = []
         for f in files:
             if id(f) not in shared:
                 shared[id(f)] = tio.records(inv, f, eol)
@@ -72,12 +74,12 @@ def run(inv: Invocation) -> int:
             for i, it in enumerate(iters):
                 line = b""
                 if not done[i]:
-                    rec = next(it, None)
-                    if rec is None:
+                    got_rec = next(it, None)
+                    if got_rec is None:
                         done[i] = True
                     else:
                         got = True
-                        line = rec[:-1] if rec.endswith(eol) else rec
+                        line = got_rec[:-1] if got_rec.endswith(eol) else got_rec
                 row.append(line)
                 if i < len(iters) - 1:
                     row.append(delims[i % len(delims)])

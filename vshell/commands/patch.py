@@ -82,12 +82,7 @@ def parse(data: bytes) -> list[FilePatch]:
         if body.startswith(b"*** ") and not body.startswith(b"***************") \
                 and i + 1 < n and lines[i + 1].startswith(b"--- ") \
                 and not _CTX_OLD.match(body):
-            if cur.hunks:
-                patches.append(cur)
-                cur = FilePatch()
-            cur.leading += [line, lines[i + 1]]
-            cur.old, cur.old_rest = _name(body[4:])
-            cur.new, cur.new_rest = _name(lines[i + 1].rstrip(b"\r\n")[4:])
+            cur = _file_header(patches, cur, line, lines[i + 1], body)
             i += 2
             continue
         if body == b"***************" and i + 1 < n and (cur.old is not None
@@ -102,12 +97,7 @@ def parse(data: bytes) -> list[FilePatch]:
                     i = j
                     continue
         if body.startswith(b"--- ") and i + 1 < n and lines[i + 1].startswith(b"+++ "):
-            if cur.hunks:
-                patches.append(cur)
-                cur = FilePatch()
-            cur.leading += [line, lines[i + 1]]
-            cur.old, cur.old_rest = _name(body[4:])
-            cur.new, cur.new_rest = _name(lines[i + 1].rstrip(b"\r\n")[4:])
+            cur = _file_header(patches, cur, line, lines[i + 1], body)
             i += 2
             continue
         m = _HUNK.match(body)
@@ -257,32 +247,52 @@ def _read_normal(lines: list[bytes], i: int, m: re.Match[bytes]) -> tuple[Hunk |
     h_lines: list[tuple[str, bytes]] = []
     j = i + 1
     if kind in (b"c", b"d"):
-        for _ in range(a2 - a1 + 1):
-            if j >= len(lines) or not lines[j].startswith(b"< "):
-                return None, i
-            h_lines.append(("-", lines[j][2:]))
-            j += 1
-            if j < len(lines) and lines[j].startswith(b"\\"):
-                _strip_tail(h_lines)
-                j += 1
+        taken = _normal_side(lines, j, a2 - a1 + 1, b"< ", "-", h_lines)
+        if taken is None:
+            return None, i
+        j = taken
     if kind == b"c":
         if j >= len(lines) or lines[j].rstrip(b"\r\n") != b"---":
             return None, i
         j += 1
     if kind in (b"c", b"a"):
-        for _ in range(b2 - b1 + 1):
-            if j >= len(lines) or not lines[j].startswith(b"> "):
-                return None, i
-            h_lines.append(("+", lines[j][2:]))
-            j += 1
-            if j < len(lines) and lines[j].startswith(b"\\"):
-                _strip_tail(h_lines)
-                j += 1
+        taken = _normal_side(lines, j, b2 - b1 + 1, b"> ", "+", h_lines)
+        if taken is None:
+            return None, i
+        j = taken
     oc = 0 if kind == b"a" else a2 - a1 + 1
     nc = 0 if kind == b"d" else b2 - b1 + 1
     os_ = a1 if kind != b"a" else a1
     ns = b1 if kind != b"d" else b1
     return Hunk(os_, oc, ns, nc, h_lines, lines[i].rstrip(b"\r\n"), normal=True), j
+
+
+def _file_header(patches: list[FilePatch], cur: FilePatch, line: bytes, nxt: bytes,
+                 body: bytes) -> FilePatch:
+    """A header pair (``*** old``/``--- new`` or ``--- old``/``+++ new``) read into the file
+    patch it starts: a new one once the current one has hunks."""
+    if cur.hunks:
+        patches.append(cur)
+        cur = FilePatch()
+    cur.leading += [line, nxt]
+    cur.old, cur.old_rest = _name(body[4:])
+    cur.new, cur.new_rest = _name(nxt.rstrip(b"\r\n")[4:])
+    return cur
+
+
+def _normal_side(lines: list[bytes], j: int, count: int, mark: bytes, sign: str,
+                 h_lines: list[tuple[str, bytes]]) -> int | None:
+    """Take ``count`` lines marked ``mark`` ("< " or "> ") of a normal diff's hunk from
+    line ``j`` on as ``sign`` lines; the index after them, or None if the hunk is short."""
+    for _ in range(count):
+        if j >= len(lines) or not lines[j].startswith(mark):
+            return None
+        h_lines.append((sign, lines[j][2:]))
+        j += 1
+        if j < len(lines) and lines[j].startswith(b"\\"):
+            _strip_tail(h_lines)
+            j += 1
+    return j
 
 
 def _strip_tail(h_lines: list[tuple[str, bytes]]) -> None:
@@ -439,6 +449,7 @@ def _apply_one(inv: Invocation, fp: FilePatch, base: str, strip: int | None, rev
         lambda t: inv.stdout.write(t.encode("utf-8", "surrogateescape")))
     nh = len(fp.hunks)
     hunks_s = "hunk" if nh == 1 else "hunks"
+    name: str | None
     if override is not None:
         name, creating = override, not inv.fs.exists(_path(base, override))
     else:

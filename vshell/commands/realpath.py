@@ -6,25 +6,11 @@ from __future__ import annotations
 
 from vshell.command import Invocation, absolute  # absolute without fs: ".." lexical (-L)
 from vshell.commands._lib.futil import enc, quotef, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.resolve import canonical, relative
 
-HELP = """\
-Usage: realpath [OPTION]... FILE...
-Print the resolved absolute file name;
-all but the last component must exist
-
-  -e, --canonicalize-existing  all components of the path must exist
-  -m, --canonicalize-missing   no path components need exist or be a directory
-  -L, --logical                resolve '..' components before symlinks
-  -P, --physical               resolve symlinks as encountered (default)
-  -q, --quiet                  suppress most error messages
-      --relative-to=DIR        print the resolved path relative to DIR
-      --relative-base=DIR      print absolute paths unless paths below DIR
-  -s, --strip, --no-symlinks   don't expand symlinks
-  -z, --zero                   end each output line with NUL, not newline
-      --help     display this help and exit
-"""
+HELP = help_text("realpath")
 
 
 def run(inv: Invocation) -> int:

@@ -11,20 +11,10 @@ import stat as st
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import quoteaf, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: rm [OPTION]... [FILE]...
-Remove (unlink) the FILE(s).
-
-  -f, --force           ignore nonexistent files and arguments, never prompt
-  -r, -R, --recursive   remove directories and their contents recursively
-  -d, --dir             remove empty directories
-  -v, --verbose         explain what is being done
-      --no-preserve-root  do not treat '/' specially
-      --preserve-root   do not remove '/' (default)
-      --help     display this help and exit
-"""
+HELP = help_text("rm")
 
 
 class _Rm:

@@ -6,18 +6,10 @@ import errno
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import quoteaf, strerror, write_line
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: rmdir [OPTION]... DIRECTORY...
-Remove the DIRECTORY(ies), if they are empty.
-
-      --ignore-fail-on-non-empty
-                    ignore each failure to remove a non-empty directory
-  -p, --parents     remove DIRECTORY and its ancestors
-  -v, --verbose     output a diagnostic for every directory processed
-      --help        display this help and exit
-"""
+HELP = help_text("rmdir")
 
 
 def run(inv: Invocation) -> int:

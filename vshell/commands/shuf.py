@@ -9,24 +9,11 @@ from collections.abc import Callable
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import CHUNK, enc, quote, quotef, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.text.numarg import SIZE_MAX, parse_count
 
-HELP = """\
-Usage: shuf [OPTION]... [FILE]
-  or:  shuf -e [OPTION]... [ARG]...
-  or:  shuf -i LO-HI [OPTION]...
-Write a random permutation of the input lines to standard output.
-
-  -e, --echo                treat each ARG as an input line
-  -i, --input-range=LO-HI   treat each number LO through HI as an input line
-  -n, --head-count=COUNT    output at most COUNT lines
-  -o, --output=FILE         write result to FILE instead of standard output
-      --random-source=FILE  get random bytes from FILE
-  -r, --repeat              output lines can be repeated
-  -z, --zero-terminated     line delimiter is NUL, not newline
-      --help     display this help and exit
-"""
+HELP = help_text("shuf")
 
 
 _MAX_LINES = 1 << 23  # a permutation longer than this is refused as GNU's would be
@@ -117,7 +104,7 @@ def run(inv: Invocation) -> int:
 
 def _read_all(inv: Invocation, name: str) -> bytes:
     if name == "-":
-        parts = []
+        parts: list[bytes] = []
         while True:
             inv.cancel.check()
             data = inv.stdin.read(CHUNK)

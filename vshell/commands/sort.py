@@ -10,11 +10,12 @@ import heapq
 import itertools
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
-from vshell.commands._lib.sortkeys import Key, Rev, key_function
+from vshell.commands._lib.sortkeys import Key, KeyFunction, Rev, key_function
 from vshell.text.numarg import parse_count
 
 RUN_BYTES = 64 * 1024 * 1024
@@ -203,9 +204,9 @@ def run(inv: Invocation) -> int:
         result = _sort_all(inv, cfg, batches, keyfn, plain_reverse, tmpnames)
         _emit(inv, cfg, output, result)
     finally:
-        for t in tmpnames:
+        for tmp in tmpnames:
             try:
-                inv.fs.unlink(t)
+                inv.fs.unlink(tmp)
             except OSError:
                 pass
     return 0
@@ -216,7 +217,7 @@ def _try(inv: Invocation, status: int = 2) -> Exit:
     return Exit(status)
 
 
-def _make_key(cfg: _Config) -> tuple[Callable[[bytes], object] | None, bool]:
+def _make_key(cfg: _Config) -> tuple[KeyFunction | None, bool]:
     """The sort key and whether Python's ``reverse=True`` does the reversing."""
     keys = cfg.keys or ([cfg.glob] if cfg.glob.has_ordering() else [])
     last_resort = not (cfg.stable or cfg.unique)
@@ -250,7 +251,7 @@ def _make_key(cfg: _Config) -> tuple[Callable[[bytes], object] | None, bool]:
     return (lambda line: (*(f(line) for f in fns), line)), plain_reverse
 
 
-def _ukey(cfg: _Config) -> Callable[[bytes], object] | None:
+def _ukey(cfg: _Config) -> KeyFunction | None:
     """The key that decides equality for -u (no last resort, no reversal)."""
     keys = cfg.keys or ([cfg.glob] if cfg.glob.has_ordering() else [])
     if not keys:
@@ -289,7 +290,8 @@ def _read_batches(inv: Invocation, name: str, eol: bytes) -> Iterator[list[bytes
         tio.close_input(inv, f)
 
 
-def _sort_all(inv: Invocation, cfg: _Config, batches: Iterable[list[bytes]], keyfn, rev: bool,
+def _sort_all(inv: Invocation, cfg: _Config, batches: Iterable[list[bytes]],
+              keyfn: KeyFunction | None, rev: bool,
               tmpnames: list[str]) -> Iterable[bytes]:
     buf: list[bytes] = []
     size = 0
@@ -312,7 +314,8 @@ def _sort_all(inv: Invocation, cfg: _Config, batches: Iterable[list[bytes]], key
     return _unique(merged, cfg) if cfg.unique else merged
 
 
-def _sorted_run(inv: Invocation, buf: list[bytes], keyfn, rev: bool) -> Iterable[bytes]:
+def _sorted_run(inv: Invocation, buf: list[bytes], keyfn: KeyFunction | None,
+                rev: bool) -> Iterable[bytes]:
     """``buf`` in order: sorted in place if small, else slice by slice and merged lazily."""
     if len(buf) <= SLICE_LINES:
         buf.sort(key=keyfn, reverse=rev)
@@ -376,9 +379,10 @@ def _write(inv: Invocation, out, eol: bytes, lines: Iterable[bytes]) -> None:
         out.write(eol.join(batch) + eol)
 
 
-def _check(inv: Invocation, cfg: _Config, name: str, keyfn, rev: bool, loud: bool) -> int:
+def _check(inv: Invocation, cfg: _Config, name: str, keyfn: KeyFunction | None, rev: bool,
+           loud: bool) -> int:
     prev = None
-    prevk = None
+    prevk: Any = None  # the key of ``prev``: a comparable that mypy cannot pair with ``k``
     for n, line in enumerate(_read(inv, name, cfg.eol), 1):
         k = keyfn(line) if keyfn is not None else line
         if prev is not None:

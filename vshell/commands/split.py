@@ -11,30 +11,11 @@ from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import CHUNK, enc, quote, quoteaf, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.text.numarg import INTMAX_MAX, UINTMAX_MAX, parse_count
 
-HELP = """\
-Usage: split [OPTION]... [FILE [PREFIX]]
-Output pieces of FILE to PREFIXaa, PREFIXab, ...;
-default size is 1000 lines, and default PREFIX is 'x'.
-
-  -a, --suffix-length=N   generate suffixes of length N (default 2)
-      --additional-suffix=SUFFIX  append an additional SUFFIX to file names
-  -b, --bytes=SIZE        put SIZE bytes per output file
-  -C, --line-bytes=SIZE   put at most SIZE bytes of records per output file
-  -d                      use numeric suffixes starting at 0, not alphabetic
-      --numeric-suffixes[=FROM]  same as -d, but allow setting the start value
-  -x                      use hex suffixes starting at 0, not alphabetic
-      --hex-suffixes[=FROM]  same as -x, but allow setting the start value
-  -e, --elide-empty-files  do not generate empty output files with '-n'
-  -l, --lines=NUMBER      put NUMBER lines/records per output file
-  -n, --number=CHUNKS     generate CHUNKS output files; see explanation below
-  -u, --unbuffered        (accepted)
-      --verbose           print a diagnostic just before each
-                            output file is opened
-      --help     display this help and exit
-"""
+HELP = help_text("split")
 
 _NAME_MAX = 4096
 _SIZE = {"": 1, "b": 512, "K": 1024, "KiB": 1024, "KB": 1000, "M": 1 << 20, "MiB": 1 << 20,
@@ -148,7 +129,7 @@ def run(inv: Invocation) -> int:
             if not m:
                 raise Exit(1, f"invalid number of chunks: {quote(v)}")
             n = _size(m.group(3), "chunks")
-            k = parse_count(m.group(2)).value if m.group(2) else 0  # type: ignore[union-attr]
+            k = parse_count(m.group(2)).value if m.group(2) else 0  # type: ignore[union-attr]  # the group matched the number pattern
             if k > n:
                 raise Exit(1, f"invalid chunk number: {quote(m.group(2) or '')}")
             mode = "n"

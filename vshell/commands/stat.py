@@ -18,22 +18,12 @@ from vshell.commands._lib.futil import (
     quoteaf,
     strerror,
 )
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import WIDTH_MAX, localtime, strftime, zone
 from vshell.text.numarg import INT_MAX
 
-HELP = """\
-Usage: stat [OPTION]... FILE...
-Display file or file system status.
-
-  -L, --dereference     follow links
-  -c  --format=FORMAT   use the specified FORMAT instead of the default;
-                          output a newline after each use of FORMAT
-      --printf=FORMAT   like --format, but interpret backslash escapes,
-                          and do not output a mandatory trailing newline
-  -t, --terse           print the information in terse form
-      --help     display this help and exit
-"""
+HELP = help_text("stat")
 
 DEFAULT = (
     "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"

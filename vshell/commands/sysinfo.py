@@ -14,6 +14,7 @@ import time
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, quote
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
 RELEASE = "6.1.0-vshell"
@@ -34,8 +35,7 @@ def false(inv: Invocation) -> int:
 
 
 def yes(inv: Invocation) -> int:
-    opts = parse(inv, "", [], help_text="Usage: yes [STRING]...\n"
-                 "Repeatedly output a line with all specified STRING(s), or 'y'.\n")
+    opts = parse(inv, "", [], help_text=help_text("yes"))
     line = enc(" ".join(opts.operands) if opts.operands else "y") + b"\n"
     block = line * max(1, 65536 // len(line))
     write = inv.stdout.write
@@ -48,9 +48,7 @@ _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 def sleep(inv: Invocation) -> int:
-    opts = parse(inv, "", [], help_text="Usage: sleep NUMBER[SUFFIX]...\n"
-                 "Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),\n"
-                 "'m' for minutes, 'h' for hours or 'd' for days.\n")
+    opts = parse(inv, "", [], help_text=help_text("sleep"))
     if not opts.operands:
         raise _usage(inv, "missing operand")
     total = 0.0
@@ -80,8 +78,7 @@ def user_name(inv: Invocation) -> str:
 
 
 def whoami(inv: Invocation) -> int:
-    opts = parse(inv, "", [], help_text="Usage: whoami [OPTION]...\n"
-                 "Print the user name associated with the current effective user ID.\n")
+    opts = parse(inv, "", [], help_text=help_text("whoami"))
     if opts.operands:
         raise _usage(inv, f"extra operand {quote(opts.operands[0])}")
     inv.stdout.write(enc(user_name(inv)) + b"\n")
@@ -90,7 +87,7 @@ def whoami(inv: Invocation) -> int:
 
 def hostname(inv: Invocation) -> int:
     opts = parse(inv, "sfd", ["short", "fqdn", "long", "domain"],
-                 help_text="Usage: hostname [-s|-f|-d]\nPrint the sandbox's host name.\n")
+                 help_text=help_text("hostname"))
     if opts.operands:
         inv.stderr.write(b"hostname: you must be root to change the host name\n")
         return 1
@@ -108,8 +105,7 @@ def uname(inv: Invocation) -> int:
         inv, "asnrvmpio",
         ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine",
          "processor", "hardware-platform", "operating-system"],
-        help_text="Usage: uname [OPTION]...\nPrint certain system information.  With no "
-                  "OPTION, same as -s.\n\n  -a, --all  -s -n -r -v -m -o\n",
+        help_text=help_text("uname"),
     )
     if opts.operands:
         raise _usage(inv, f"extra operand {quote(opts.operands[0])}")
@@ -136,8 +132,7 @@ def uname(inv: Invocation) -> int:
 
 def id_(inv: Invocation) -> int:
     opts = parse(inv, "ugGnrz", ["user", "group", "groups", "name", "real", "zero"],
-                 help_text="Usage: id [OPTION]... [USER]...\n"
-                           "Print user and group information for the sandbox user.\n")
+                 help_text=help_text("id"))
     name = user_name(inv)
     uid = 0 if name == "root" else 1000
     for op in opts.operands:
@@ -161,8 +156,7 @@ def id_(inv: Invocation) -> int:
 
 
 def nproc(inv: Invocation) -> int:
-    opts = parse(inv, "", ["all", "ignore="], help_text="Usage: nproc [OPTION]...\n"
-                 "Print the number of processing units available.\n")
+    opts = parse(inv, "", ["all", "ignore="], help_text=help_text("nproc"))
     n = os.cpu_count() or 1
     if not opts.has("--all"):
         for var in ("OMP_NUM_THREADS",):
@@ -182,8 +176,7 @@ def nproc(inv: Invocation) -> int:
 
 
 def printenv(inv: Invocation) -> int:
-    opts = parse(inv, "0", ["null"], help_text="Usage: printenv [OPTION]... [VARIABLE]...\n"
-                 "Print the values of the specified environment VARIABLE(s).\n")
+    opts = parse(inv, "0", ["null"], help_text=help_text("printenv"))
     end = b"\0" if opts.has("-0", "--null") else b"\n"
     if not opts.operands:
         inv.stdout.write(b"".join(enc(f"{k}={v}") + end for k, v in inv.env.items()))

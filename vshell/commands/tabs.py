@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
@@ -194,27 +195,5 @@ def _unexpand_line(line: bytes, stops: Stops, entire: bool) -> bytes:
     return bytes(out)
 
 
-def _each(inv: Invocation, names: list[str], fn) -> int:
-    status = 0
-    for name in names or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            res: list[bytes] = []
-            for rec in tio.records(inv, f):
-                nl = rec.endswith(b"\n")
-                res.append(fn(rec[:-1] if nl else rec) + (b"\n" if nl else b""))
-                if len(res) > 2048:
-                    inv.stdout.write(b"".join(res))
-                    res = []
-            inv.stdout.write(b"".join(res))
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
-    return status
+def _each(inv: Invocation, names: list[str], fn: Callable[[bytes], bytes]) -> int:
+    return tio.each_input(inv, names, lambda f: tio.map_lines(inv, f, fn))

@@ -21,37 +21,14 @@ from typing import IO
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.copy import link_escapes
 from vshell.commands._lib.futil import CHUNK, enc, group_name, owner_name, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.text.glob import fnmatch
 
 GZIP_LEVEL = 6  # gzip's default, what ``tar cz`` gets from GNU tar
 
-HELP = """\
-Usage: tar [OPTION...] [FILE]...
-GNU 'tar' saves many files together into a single tape or disk archive, and can
-restore individual files from the archive.
-
-Examples:
-  tar -cf archive.tar foo bar  # Create archive.tar from files foo and bar.
-  tar -tvf archive.tar         # List all files in archive.tar verbosely.
-  tar -xf archive.tar          # Extract all files from archive.tar.
-
-  -c, --create               create a new archive
-  -t, --list                 list the contents of an archive
-  -x, --extract, --get       extract files from an archive
-  -f, --file=ARCHIVE         use archive file or device ARCHIVE
-  -C, --directory=DIR        change to directory DIR
-  -O, --to-stdout            extract files to standard output
-  -v, --verbose              verbosely list files processed
-  -z, --gzip                 filter the archive through gzip
-  -j, --bzip2                filter the archive through bzip2
-  -J, --xz                   filter the archive through xz
-      --exclude=PATTERN      exclude files, given as a PATTERN
-      --strip-components=NUMBER   strip NUMBER leading components from file
-                             names on extraction
-      --help                 give this help list
-"""
+HELP = help_text("tar")
 
 
 class Tar:
@@ -141,14 +118,15 @@ class Tar:
                                   b"Try 'tar --help' or 'tar --usage' for more information.\n")
             raise Exit(2)
         out = self._open_out()
-        sink: IO[bytes] = out
+        sink: IO[bytes] | gzip.GzipFile = out
         mode = "w|" + self.compress if self.compress else "w|"
         if self.compress == "gz":
             # tarfile's stream mode deflates at level 9; GNU tar pipes through gzip -6
             sink = gzip.GzipFile(fileobj=out, mode="wb", compresslevel=GZIP_LEVEL, mtime=0)
             mode = "w|"
         try:
-            with tarfile.open(fileobj=sink, mode=mode, format=tarfile.GNU_FORMAT) as tf:
+            with tarfile.open(fileobj=sink, mode=mode,  # type: ignore[call-overload]  # w|, w|bz2 or w|xz
+                              format=tarfile.GNU_FORMAT) as tf:
                 for op in self.operands:
                     self.inv.cancel.check()
                     base = self.base()

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
+from typing import IO
+
 from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, quotef, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: tee [OPTION]... [FILE]...
-Copy standard input to each FILE, and also to standard output.
-
-  -a, --append              append to the given FILEs, do not overwrite
-  -i, --ignore-interrupts   ignore interrupt signals
-  -p                        operate in a more appropriate MODE with pipes
-      --output-error[=MODE]   set behavior on write error
-      --help        display this help and exit
-"""
+HELP = help_text("tee")
 
 
 def run(inv: Invocation) -> int:
@@ -23,7 +17,7 @@ def run(inv: Invocation) -> int:
     mode = "ab" if opts.has("-a", "--append") else "wb"
     nopipe = opts.has("-p", "--output-error")
     status = 0
-    outs = []
+    outs: list[tuple[str, IO[bytes] | None]] = []
     for op in opts.operands:
         try:
             if op == "-":

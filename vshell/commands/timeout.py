@@ -13,25 +13,10 @@ import time
 
 from vshell.command import Cancelled, Exit, Invocation
 from vshell.commands._lib.futil import enc, quote
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: timeout [OPTION] DURATION COMMAND [ARG]...
-Start COMMAND, and kill it if still running after DURATION.
-
-      --preserve-status
-                 exit with the same status as COMMAND, even when the
-                   command times out
-      --foreground
-                 when not running timeout directly from a shell prompt,
-                   allow COMMAND to read from the TTY and get TTY signals
-  -k, --kill-after=DURATION
-                 also send a KILL signal if COMMAND is still running
-  -s, --signal=SIGNAL
-                 specify the signal to be sent on timeout
-  -v, --verbose  diagnose to stderr any signal sent upon timeout
-      --help     display this help and exit
-"""
+HELP = help_text("timeout")
 
 _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 

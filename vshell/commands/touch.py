@@ -9,28 +9,11 @@ import time
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import dateparse as _dateparse
 from vshell.commands._lib.futil import invalid_arg, quote, quoteaf, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.timefmt import zone
 
-HELP = """\
-Usage: touch [OPTION]... FILE...
-Update the access and modification times of each FILE to the current time.
-
-A FILE argument that does not exist is created empty, unless -c or -h
-is supplied.
-
-  -a                     change only the access time
-  -c, --no-create        do not create any files
-  -d, --date=STRING      parse STRING and use it instead of current time
-  -h, --no-dereference   affect each symbolic link instead of any referenced file
-  -m                     change only the modification time
-  -r, --reference=FILE   use this file's times instead of current time
-  -t STAMP               use [[CC]YY]MMDDhhmm[.ss] instead of current time
-      --time=WORD        change the specified time:
-                           WORD is access, atime, or use: equivalent to -a
-                           WORD is modify or mtime: equivalent to -m
-      --help        display this help and exit
-"""
+HELP = help_text("touch")
 
 
 def parse_stamp(stamp: str, now: float, inv: Invocation) -> int:

@@ -103,6 +103,7 @@ def _parse(inv: Invocation, text: str, is_set2: bool) -> list[_Elem]:
                     digits += bytes([raw[j][0]])
                     j += 1
                 if j < n and raw[j][0] == 0x5D and not raw[j][1]:
+                    cnt: int | None
                     if digits:
                         cnt = _repeat_count(digits)
                         if cnt == 0:

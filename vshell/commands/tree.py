@@ -4,26 +4,17 @@
 
 from __future__ import annotations
 
+import os
 import stat as st
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc
+from vshell.commands._lib.helptext import help_text
+from vshell.commands._lib.modes import classify_suffix
 from vshell.commands._lib.opts import parse
 from vshell.text import glob
 
-HELP = """\
-usage: tree [-adfF] [-L level] [-P pattern] [-I pattern] [--dirsfirst] [--noreport]
-        [--help] [--] [directory ...]
-  -a            All files are listed.
-  -d            List directories only.
-  -f            Print the full path prefix for each file.
-  -F            Appends '/', '=', '*', '@', '|' or '>' as per ls -F.
-  -L level      Descend only level directories deep.
-  -P pattern    List only those files that match the pattern given.
-  -I pattern    Do not list files that match the given pattern.
-  --noreport    Turn off file/directory count at end of tree listing.
-  --dirsfirst   List directories before files.
-"""
+HELP = help_text("tree")
 
 def _any_match(patterns: list[str], name: str) -> bool:
     """tree's ``-P``/``-I``: each pattern is alternatives split at every ``|``, matched
@@ -59,21 +50,9 @@ class Tree:
         self.out: list[str] = []
 
     def _suffix(self, mode: int) -> str:
-        if not self.classify:
-            return ""
-        if st.S_ISDIR(mode):
-            return "/"
-        if st.S_ISLNK(mode):
-            return "@"
-        if st.S_ISFIFO(mode):
-            return "|"
-        if st.S_ISSOCK(mode):
-            return "="
-        if st.S_ISREG(mode) and mode & 0o111:
-            return "*"
-        return ""
+        return classify_suffix(mode) if self.classify else ""
 
-    def _entries(self, path: str) -> list[tuple[str, object, object]]:
+    def _entries(self, path: str) -> list[tuple[str, os.stat_result, os.stat_result | None]]:
         fs = self.inv.fs
         result = []
         for name in fs.listdir(path):

@@ -7,22 +7,10 @@ import re
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, quote, quoteaf, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: truncate OPTION... FILE...
-Shrink or extend the size of each FILE to the specified size
-
-  -c, --no-create        do not create any files
-  -o, --io-blocks        treat SIZE as number of IO blocks instead of bytes
-  -r, --reference=RFILE  base size on RFILE
-  -s, --size=SIZE        set or adjust the file size by SIZE bytes
-      --help        display this help and exit
-
-SIZE may also be prefixed by one of the following modifying characters:
-'+' extend by, '-' reduce by, '<' at most, '>' at least,
-'/' round down to multiple of, '%' round up to multiple of.
-"""
+HELP = help_text("truncate")
 
 _SUFFIX = {"": 1}
 for _i, _u in enumerate("KMGTPEZYRQ", 1):

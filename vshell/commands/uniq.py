@@ -152,14 +152,14 @@ def run(inv: Invocation) -> int:
     try:
         for batch in tio.record_batches(inv, f, eol):
             for line in batch:
-                k = line if simple else keyof(line)
-                if first is not None and k == curkey:
+                key = line if simple else keyof(line)
+                if first is not None and key == curkey:
                     n += 1
                     repeat(first, line, n)
                     continue
                 if first is not None:
                     end_group(first, n)
-                first, curkey, n = line, k, 1
+                first, curkey, n = line, key, 1
                 start_group(line)
             if buf:
                 out.write(eol.join(buf) + eol)

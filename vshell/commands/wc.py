@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import stat as _stat
+from collections.abc import Sequence
 from typing import IO
 
 from vshell.command import Invocation
@@ -221,7 +222,8 @@ def _stdin_file_size(inv: Invocation) -> int | None:
         return None
 
 
-def _print(inv: Invocation, c: _Counter, order: list[str], width: int, name: str | None) -> None:
+def _print(inv: Invocation, c: _Counter, order: Sequence[str], width: int,
+           name: str | None) -> None:
     vals = [getattr(c, k) for k in order]
     line = " ".join(str(v).rjust(width) for v in vals)
     if name is not None:

@@ -9,23 +9,21 @@ from __future__ import annotations
 import posixpath
 import time
 import urllib.parse
-from typing import Any
+from typing import IO, Any
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
+from vshell.net import http
+from vshell.net.errors import (
+    AccessDenied,
+    ConnectFailed,
+    ResolveFailed,
+    TooManyRedirects,
+    TransferFailed,
+)
 
-HELP = """Usage: wget [OPTION]... [URL]...
-  -q,  --quiet                 quiet (no output)
-  -O,  --output-document=FILE  write documents to FILE ('-' for standard output)
-  -P,  --directory-prefix=DIR  save files to DIR/...
-  -U,  --user-agent=AGENT      identify as AGENT instead of Wget/VERSION
-       --header=STRING         insert STRING among the headers
-  -T,  --timeout=SECONDS       set all timeout values to SECONDS
-       --max-redirect=NUM      maximum redirections allowed per page
-  -S,  --server-response       print server response
-       --post-data=STRING      use the POST method; send STRING as the data
-Network access follows the sandbox allow list; TLS certificates are always verified.
-"""
+HELP = help_text("wget")
 
 
 def _default_name(inv: Invocation, url: str, prefix: str) -> str:
@@ -86,37 +84,34 @@ def run(inv: Invocation) -> int:
 
 def _fetch(inv: Invocation, url: str, output: str | None, prefix: str, headers: dict[str, str],
            timeout_s: str | None, post: str | None, max_redirect: int, quiet: bool,
-           show_response: bool, single: Any) -> tuple[int, Any]:
+           show_response: bool, single: IO[bytes] | None) -> tuple[int, IO[bytes] | None]:
     """One URL; returns (exit status, the shared -O file if one was opened)."""
-    import httpx
-
-    from vshell.net.errors import AccessDenied, ResolveFailed
-
     def log(text: str) -> None:
         if not quiet:
             inv.stderr.write(text.encode("utf-8", "surrogateescape"))
 
-    timeout = httpx.Timeout(float(timeout_s)) if timeout_s else httpx.Timeout(900.0, connect=60)
+    timeout = http.timeout(float(timeout_s)) if timeout_s else http.timeout(900.0, connect=60)
     method = "POST" if post is not None else "GET"
     content = post.encode() if post is not None else None
     log(f"--{time.strftime('%Y-%m-%d %H:%M:%S')}--  {url}\n")
     client = inv.http
     try:
-        request = client.build_request(method, url, headers=headers, content=content,
-                                       timeout=timeout)
-        if content is not None:
-            request.headers["Content-Type"] = "application/x-www-form-urlencoded"
-        response = client.send(request, stream=True, follow_redirects=True)
+        with http.failures():
+            request = client.build_request(method, url, headers=headers, content=content,
+                                           timeout=timeout)
+            if content is not None:
+                request.headers["Content-Type"] = "application/x-www-form-urlencoded"
+            response = client.send(request, stream=True, follow_redirects=True)
     except AccessDenied as e:
         log(f"wget: {e}\n".replace("wget: vshell: ", "wget: "))
         return 4, single
     except ResolveFailed as e:
         log(f"wget: unable to resolve host address '{e.host}'\n")
         return 4, single
-    except httpx.TooManyRedirects:
+    except TooManyRedirects:
         log(f"{max_redirect} redirections exceeded.\n")
         return 8, single
-    except httpx.ConnectError as e:
+    except ConnectFailed as e:
         import ssl
 
         cause: BaseException | None = e
@@ -127,10 +122,10 @@ def _fetch(inv: Invocation, url: str, output: str | None, prefix: str, headers: 
             cause = cause.__cause__ or cause.__context__
         log(f"failed: {e}.\n")
         return 4, single
-    except (httpx.TimeoutException, httpx.TransportError) as e:
+    except TransferFailed as e:
         log(f"failed: {e or 'Connection timed out'}.\n")
         return 4, single
-    except (httpx.InvalidURL, ValueError):
+    except ValueError:  # InvalidAddress included
         log(f"{url}: Invalid URL.\n")
         return 1, single
     try:
@@ -160,11 +155,12 @@ def _fetch(inv: Invocation, url: str, output: str | None, prefix: str, headers: 
         log(f"Saving to: '{name}'\n\n")
         size = 0
         try:
-            for chunk in response.iter_bytes(65536):
-                inv.cancel.check()
-                target.write(chunk)
-                size += len(chunk)
-        except httpx.TransportError as e:
+            with http.failures():
+                for chunk in response.iter_bytes(65536):
+                    inv.cancel.check()
+                    target.write(chunk)
+                    size += len(chunk)
+        except TransferFailed as e:
             log(f"Read error ({e}).\n")
             return 4, single
         finally:

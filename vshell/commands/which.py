@@ -13,6 +13,7 @@ import os
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import enc
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
 _SHELL_COMMANDS = {"echo", "printf", "test", "[", "pwd", "kill", "sh", "bash", "true", "false"}
@@ -25,7 +26,7 @@ def _shipped(name: str) -> bool:
 
 
 def run(inv: Invocation) -> int:
-    opts = parse(inv, "as", [], help_text="Usage: which [-as] COMMAND...\n")
+    opts = parse(inv, "as", [], help_text=help_text("which"))
     every = opts.has("-a")
     silent = opts.has("-s")
     if not opts.operands:

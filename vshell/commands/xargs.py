@@ -10,28 +10,10 @@ from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import CHUNK, enc, quote
+from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
-HELP = """\
-Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...
-Run COMMAND with arguments INITIAL-ARGS and more arguments read from input.
-
-  -0, --null                   items are separated by a null, not whitespace
-  -a, --arg-file=FILE          read arguments from FILE, not standard input
-  -d, --delimiter=CHARACTER    items in input stream are separated by CHARACTER
-  -E END                       set logical EOF string
-  -I R                         same as --replace=R
-  -i, --replace[=R]            replace R in INITIAL-ARGS with names read
-  -L, --max-lines=MAX-LINES    use at most MAX-LINES non-blank input lines per
-                                 command line
-  -n, --max-args=MAX-ARGS      use at most MAX-ARGS arguments per command line
-  -P, --max-procs=MAX-PROCS    accepted; commands run one at a time
-  -r, --no-run-if-empty        if there are no arguments, then do not run COMMAND
-  -s, --max-chars=MAX-CHARS    limit length of command line to MAX-CHARS
-  -t, --verbose                print commands before executing them
-  -x, --exit                   exit if the size (see -s) is exceeded
-      --help                   display this help and exit
-"""
+HELP = help_text("xargs")
 
 MAX_CHARS = 131072
 

@@ -3,35 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
+from vshell.commands._lib.helptext import help_text
 
-_USAGE = """Usage:
-       xxd [options] [infile [outfile]]
-    or
-       xxd -r [-s [-]offset] [-c cols] [-ps] [infile [outfile]]
-Options:
-    -a          toggle autoskip: A single '*' replaces nul-lines. Default off.
-    -b          binary digit dump (incompatible with -ps,-i,-r). Default hex.
-    -C          capitalize variable names in C include file style (-i).
-    -c cols     format <cols> octets per line. Default 16 (-i: 12, -ps: 30).
-    -E          show characters in EBCDIC. Default ASCII.
-    -e          little-endian dump (incompatible with -ps,-i,-r).
-    -g bytes    number of octets per group in normal output. Default 2 (-e: 4).
-    -h          print this summary.
-    -i          output in C include file style.
-    -l len      stop after <len> octets.
-    -n name     set the variable name used in C include output (-i).
-    -o off      add <off> to the displayed file position.
-    -ps         output in postscript plain hexdump style.
-    -r          reverse operation: convert (or patch) hexdump into binary.
-    -r -s off   revert with <off> added to file positions found in hexdump.
-    -d          show offset in decimal instead of hex.
-    -s [+][-]seek  start at <seek> bytes abs. (or +: rel.) infile offset.
-    -u          use upper case hex letters.
-    -v          show version: "xxd 2022-01-14 by Juergen Weigert et al.".
-"""
+_USAGE = help_text("xxd")
 _VALUED = {"c": "cols", "g": "groupsize", "l": "len", "n": "name", "o": "offset", "s": "seek"}
 
 
@@ -223,7 +201,7 @@ def _dump(inv: Invocation, f, out, o: dict[str, object], vals: dict[str, str], s
     per = 9 if bits else 2
     groups = (cols + group - 1) // group
     hexwidth = cols * (8 if bits else 2) + groups
-    state = {"zero": 0, "saved": ""}
+    state: dict[str, Any] = {"zero": 0, "saved": ""}  # a zero-line count and the line held
     res: list[str] = []
 
     def line_for(chunk: bytes, a: int) -> str:
@@ -255,7 +233,7 @@ def _dump(inv: Invocation, f, out, o: dict[str, object], vals: dict[str, str], s
                 if nz < 0:
                     state["zero"] -= 1
                 if state["zero"] == 2:
-                    res.append(state["saved"])  # type: ignore[arg-type]
+                    res.append(state["saved"])
                 if state["zero"] > 2:
                     res.append("*\n")
             if nz >= 0 or state["zero"] > 0:

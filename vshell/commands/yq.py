@@ -17,36 +17,12 @@ from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, strerror
+from vshell.commands._lib.helptext import help_text
 from vshell.records import replace
 
-USAGE = """\
-usage: yq [options] <jq filter> [input file...]
-          [--indentless-lists] [--in-place] [--version]
-          [jq_filter] [files ...]
-"""
+USAGE = help_text("yq-usage")
 
-HELP = USAGE + """
-yq: Command-line YAML processor - jq wrapper for YAML documents
-
-yq transcodes YAML documents to JSON and passes them to jq (vshell's own).
-
-options:
-  -h, --help            show this help message and exit
-  --yaml-output, -y     Transcode jq JSON output back into YAML and emit it
-  --width WIDTH, -w WIDTH
-                        When using --yaml-output, specify string wrap width
-  --indentless-lists, --indentless
-                        When using --yaml-output, indent block style lists
-                        (sequences) with 0 spaces instead of 2
-  --explicit-start      When using --yaml-output, always emit explicit
-                        document start or "---"
-  --explicit-end        When using --yaml-output, always emit explicit
-                        document end or "..."
-  --in-place, -i        Edit files in place (no backup - use caution)
-  --version             show program's version number and exit
-
-All other options are jq's (-r, -c, -n, -s, -e, --arg NAME VALUE, ...).
-"""
+HELP = help_text("yq")
 
 # jq options and how many values each takes
 _JQ_VALUES = {"--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2, "--argfile": 2,
@@ -67,12 +43,7 @@ class _Args:
         self.from_file = False
 
 
-ERROR_USAGE = """\
-usage: yq [-h] [--yaml-output] [--yaml-roundtrip]
-          [--yaml-output-grammar-version {1.1,1.2}] [--width WIDTH]
-          [--indentless-lists] [--in-place] [--version]
-          [jq_filter] [files ...]
-"""
+ERROR_USAGE = help_text("yq-error-usage")
 
 
 def _usage(inv: Invocation, message: str) -> Exit:
@@ -210,7 +181,7 @@ def _one(inv: Invocation, yaml: Any, a: _Args, sources: list[str], in_place: boo
             raise _usage(inv, f"argument files: can't open '{name}': [Errno {e.errno}] "
                               f"{strerror(e)}: '{name}'") from None
         stream = io.StringIO(data.decode("utf-8", "surrogateescape"))
-        stream.name = "<stdin>" if name == "-" else name  # type: ignore[misc]
+        stream.name = "<stdin>" if name == "-" else name
         try:
             for doc in yaml.load_all(stream, Loader=_loader(yaml)):
                 docs_json.write(json.dumps(_plain(doc), cls=_JSONEncoder).encode() + b"\n")
@@ -231,7 +202,7 @@ def _one(inv: Invocation, yaml: Any, a: _Args, sources: list[str], in_place: boo
         status = e.status
     if out is inv.stdout:
         return status
-    text = out.getvalue()  # type: ignore[union-attr]
+    text = out.getvalue()  # type: ignore[attr-defined]  # not stdout: the BytesIO above
     if a.yaml_out:
         text = _to_yaml(yaml, a, text)
     if in_place:

@@ -41,3 +41,43 @@ class ResolveFailed(NetworkError):
     def __init__(self, host: str, reason: str = "") -> None:
         self.host = host
         super().__init__(f"Could not resolve host: {host}" + (f" ({reason})" if reason else ""))
+
+
+class InvalidAddress(NetworkError, ValueError):
+    """The URL cannot be requested as written (httpx's InvalidURL)."""
+
+
+class TooManyRedirects(NetworkError):
+    """A transfer that follows redirects was sent more of them than it allows."""
+
+
+class DecodeFailed(NetworkError):
+    """A compressed body did not decompress (curl's exit 61)."""
+
+
+class TransferFailed(NetworkError):
+    """The transport failed once the request was underway (httpx's TransportError).
+
+    The httpx exception is the ``__cause__``, so a caller can still look further down the
+    chain, for instance for the ``ssl`` error behind a failed handshake.
+    """
+
+
+class TimedOut(TransferFailed):
+    """A connect, read, write or pool timeout."""
+
+
+class ConnectTimedOut(TimedOut):
+    """The connection was not established in time."""
+
+
+class ConnectFailed(TransferFailed):
+    """The connection (TCP or TLS) could not be established."""
+
+
+class ProtocolBroken(TransferFailed):
+    """The server broke HTTP: an empty reply, a body cut short."""
+
+
+class SchemeUnsupported(TransferFailed):
+    """The URL's scheme is not HTTP or HTTPS."""

@@ -21,9 +21,14 @@ that character.  ``\\u``/``\\U`` past Unicode give the bytes bash gives (the ori
 
 from __future__ import annotations
 
+import re
+
 from vshell.records import record
 
-__all__ = ["ANSI_C", "ECHO", "PRINTF", "PRINTF_B", "Decoded", "decode", "normalize_bytes"]
+__all__ = [
+    "ANSI_C", "ECHO", "PRINTF", "PRINTF_B", "Decoded", "decode", "normalize_bytes",
+    "sed_numeric_escapes",
+]
 
 ANSI_C = "ansi-c"
 ECHO = "echo"
@@ -140,3 +145,31 @@ def decode(s: str, mode: str) -> Decoded:
         else:
             out.append("\\" + e)
     return Decoded(normalize_bytes("".join(out)), False, tuple(errors))
+
+
+_SED_ESCAPE = re.compile(
+    r"\\(?:d([0-9]{1,3})|o([0-7]{1,3})|x([0-9a-fA-F]{1,2})|c(.)|(.))", re.DOTALL
+)
+
+
+def _sed_escape(m: re.Match[str]) -> str:
+    dec, octal, hexa, ctrl, other = m.groups()
+    if other is not None:
+        return m.group(0)
+    if ctrl is not None:
+        return chr(ord(ctrl.upper()) ^ 0x40)
+    if dec is not None:
+        return chr(int(dec) & 0xFF)
+    return chr(int(octal, 8) & 0xFF) if octal is not None else chr(int(hexa, 16))
+
+
+def sed_numeric_escapes(pattern: str) -> str:
+    """GNU sed's numeric escapes in a regex or replacement: ``\\dNNN \\oNNN \\xHH \\cX``.
+
+    The character produced goes into the regex as is (GNU's ``\\x2e`` is a ``.`` that
+    matches any character); every other escape, ``\\\\`` included, is kept as written for
+    the regex compiler.  Unlike ``decode``, values are code points, not bytes.
+    """
+    if "\\" not in pattern:
+        return pattern
+    return _SED_ESCAPE.sub(_sed_escape, pattern)

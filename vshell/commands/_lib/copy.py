@@ -7,13 +7,17 @@ never copied: the sandbox has one user.  The umask is taken as 022.
 from __future__ import annotations
 
 import errno
+import os
 import stat as st
-from typing import Any
+from typing import TYPE_CHECKING
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, quoteaf, strerror, write_line
 from vshell.commands._lib.modes import UMASK
 from vshell.records import record
+
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
 
 @record
@@ -63,7 +67,7 @@ class Copier:
         self.status = 1
         return False
 
-    def _src_stat(self, path: str, top: bool) -> Any:
+    def _src_stat(self, path: str, top: bool) -> os.stat_result:
         d = self.o.deref
         follow = d == "always" or (d in ("command-line", "auto") and top)
         if d == "auto" and self.o.recursive:
@@ -87,7 +91,7 @@ class Copier:
             if d is not None and not st.S_ISDIR(d.st_mode):
                 return self.err(f"cannot overwrite non-directory {quoteaf(dst_shown)} "
                                 f"with directory {quoteaf(src_shown)}")
-            if _inside(fs, src, dst):
+            if is_inside(fs, src, dst):
                 return self.err(f"cannot copy a directory, {quoteaf(src_shown)}, into itself, "
                                 f"{quoteaf(dst_shown)}")
             return self._copy_dir(src_shown, src, dst_shown, dst, s, d)
@@ -96,7 +100,7 @@ class Copier:
         if d is not None and st.S_ISDIR(d.st_mode) and not st.S_ISLNK(s.st_mode):
             return self.err(f"cannot overwrite directory {quoteaf(dst_shown)} "
                             f"with non-directory")
-        if d is not None and _same(s, d) and not st.S_ISLNK(s.st_mode):
+        if d is not None and same_file(s, d) and not st.S_ISLNK(s.st_mode):
             return self.err(f"{quoteaf(src_shown)} and {quoteaf(dst_shown)} are the same file")
         if self.o.no_clobber and (d is not None or fs.islink(dst)):
             return True
@@ -133,8 +137,8 @@ class Copier:
         self._say(src_shown, dst_shown)
         return True
 
-    def _copy_file(self, src_shown: str, src: str, dst_shown: str, dst: str, s: Any,
-                   d: Any) -> bool:
+    def _copy_file(self, src_shown: str, src: str, dst_shown: str, dst: str, s: os.stat_result,
+                   d: os.stat_result | None) -> bool:
         fs = self.fs
         try:
             fin = fs.open(src, "rb")
@@ -173,8 +177,8 @@ class Copier:
             return self.err(f"preserving permissions for {quoteaf(dst_shown)}: {strerror(e)}")
         return True
 
-    def _copy_dir(self, src_shown: str, src: str, dst_shown: str, dst: str, s: Any,
-                  d: Any) -> bool:
+    def _copy_dir(self, src_shown: str, src: str, dst_shown: str, dst: str, s: os.stat_result,
+                  d: os.stat_result | None) -> bool:
         fs = self.fs
         created = False
         if d is None:
@@ -205,11 +209,12 @@ class Copier:
         return ok
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    """Whether two status results name one file (an inode of 0 is no identity)."""
     return bool(a.st_ino) and a.st_ino == b.st_ino and a.st_dev == b.st_dev
 
 
-def _inside(fs: Any, src: str, dst: str) -> bool:
+def is_inside(fs: VFS, src: str, dst: str) -> bool:
     """Whether ``dst`` is ``src`` or lies below it (after resolving what exists)."""
     try:
         real_src = fs.realpath(src)
@@ -223,12 +228,12 @@ def _inside(fs: Any, src: str, dst: str) -> bool:
     return real_dst == real_src or real_dst.startswith(real_src.rstrip("/") + "/")
 
 
-def _mtime_ns(s: Any) -> int:
+def _mtime_ns(s: os.stat_result) -> int:
     v = getattr(s, "st_mtime_ns", None)
     return int(v) if v is not None else int(s.st_mtime * 1e9)
 
 
-def _atime_ns(s: Any) -> int:
+def _atime_ns(s: os.stat_result) -> int:
     v = getattr(s, "st_atime_ns", None)
     return int(v) if v is not None else int(s.st_atime * 1e9)
 

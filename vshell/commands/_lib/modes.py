@@ -90,3 +90,14 @@ def describe(mode: int) -> str:
     import stat
 
     return stat.filemode(mode)[1:]
+
+
+def classify_suffix(mode: int) -> str:
+    """The character ``ls -F`` and ``tree -F`` put after a name: ``/ @ | = *`` or none."""
+    import stat
+
+    for is_type, suffix in ((stat.S_ISDIR, "/"), (stat.S_ISLNK, "@"), (stat.S_ISFIFO, "|"),
+                            (stat.S_ISSOCK, "=")):
+        if is_type(mode):
+            return suffix
+    return "*" if stat.S_ISREG(mode) and mode & 0o111 else ""

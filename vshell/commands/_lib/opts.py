@@ -149,9 +149,10 @@ def parse(
             j = 1
             while j < len(arg):
                 ch = arg[j]
-                kind = takes.get(ch)
-                if kind is None:
+                short_kind = takes.get(ch)
+                if short_kind is None:
                     raise _fail(inv, f"invalid option -- '{ch}'", usage_status)
+                kind = short_kind
                 if kind == "none":
                     items.append(("-" + ch, None))
                     j += 1

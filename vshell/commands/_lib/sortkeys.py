@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vshell.records import record
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+# What a key function returns: comparable with the same key's value for another line (an int,
+# Decimal, tuple or bytes, or a Rev of one).
+KeyFunction: TypeAlias = "Callable[[bytes], SupportsRichComparison]"
 
 BLANKS = b" \t\n"
 _NUM_RE = re.compile(rb"[ \t\n]*(-?)(\d*)(?:\.(\d*))?")
@@ -218,21 +227,22 @@ class Rev:
 
     __slots__ = ("v",)
 
-    def __init__(self, v: object) -> None:
+    def __init__(self, v: SupportsRichComparison) -> None:
         self.v = v
 
     def __lt__(self, other: Rev) -> bool:
-        return other.v < self.v  # type: ignore[operator]
+        return bool(other.v < self.v)  # type: ignore[operator]  # typeshed's union has no one-sided pair
 
     def __gt__(self, other: Rev) -> bool:
-        return other.v > self.v  # type: ignore[operator]
+        return bool(other.v > self.v)  # type: ignore[operator]  # typeshed's union has no one-sided pair
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rev) and self.v == other.v
 
 
-def key_function(key: Key, tab: bytes | None, whole: bool, salt: bytes):
+def key_function(key: Key, tab: bytes | None, whole: bool, salt: bytes) -> KeyFunction:
     """A function line -> comparable value for one key."""
+    conv: KeyFunction
     if key.numeric:
         conv = _numeric
     elif key.general:
@@ -244,11 +254,11 @@ def key_function(key: Key, tab: bytes | None, whole: bool, salt: bytes):
     elif key.version:
         conv = _version_key
     elif key.random:
-        def conv(t: bytes) -> object:
+        def conv(t: bytes) -> tuple[bytes, bytes]:
             t = _text(t, key)
             return (hashlib.md5(salt + t).digest(), t)
     else:
-        def conv(t: bytes) -> object:
+        def conv(t: bytes) -> bytes:
             return _text(t, key)
     if whole and key.sword == 0 and key.schar == 0 and key.eword is None \
             and not key.skipsblanks:
@@ -256,13 +266,14 @@ def key_function(key: Key, tab: bytes | None, whole: bool, salt: bytes):
     else:
         def get(line: bytes) -> bytes:
             return extract(line, key, tab)
+    fn: KeyFunction
     if get is None:
         fn = conv
     else:
-        def fn(line: bytes) -> object:
+        def fn(line: bytes) -> SupportsRichComparison:
             return conv(get(line))
     if key.reverse:
-        def rfn(line: bytes) -> object:
+        def rfn(line: bytes) -> Rev:
             return Rev(fn(line))
         return rfn
     return fn
@@ -400,7 +411,7 @@ def _verkey(s: bytes) -> tuple:
     return tuple(out)
 
 
-def _version_key(s: bytes) -> tuple:
+def _version_key(s: bytes) -> tuple[Any, ...]:
     """A key ordering like :func:`filevercmp` (special names, then suffix-aware versions)."""
     if not s:
         return (0,)

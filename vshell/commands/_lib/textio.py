@@ -7,12 +7,12 @@ through ``inv.fs`` only) and streams in 64 KiB chunks so memory stays bounded.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import opts as _opts
-from vshell.commands._lib.helptext import HELP, VERSION
+from vshell.commands._lib.helptext import find_help, find_version
 from vshell.text import gnuquote
 from vshell.text.numarg import suffix_multiplier
 
@@ -31,7 +31,8 @@ def options(
 ) -> _opts.Options:
     """Parse options with the command's GNU ``--help`` and ``--version`` texts wired in."""
     long = list(long)
-    if inv.name in VERSION and "version" not in long:
+    version = find_version(inv.name)
+    if version is not None and "version" not in long:
         long.append("version")
     opts = _opts.parse(
         inv,
@@ -41,10 +42,10 @@ def options(
         usage_status=usage_status,
         numeric=numeric,
         permute=permute,
-        help_text=HELP.get(inv.name),
+        help_text=find_help(inv.name),
     )
-    if inv.name in VERSION and opts.has("--version"):
-        inv.stdout.write(VERSION[inv.name].encode())
+    if version is not None and opts.has("--version"):
+        inv.stdout.write(version.encode())
         raise Exit(0)
     return opts
 
@@ -72,6 +73,53 @@ def close_input(inv: Invocation, f: IO[bytes]) -> None:
             f.close()
         except OSError:
             pass
+
+
+def _name_and_reason(name: str, e: OSError) -> str:
+    return f"{squote(name)}: {strerror(e)}"
+
+
+def each_input(
+    inv: Invocation,
+    names: list[str],
+    work: Callable[[IO[bytes]], None],
+    open_error: Callable[[str, OSError], str] = _name_and_reason,
+) -> int:
+    """Run ``work`` on each operand's stream in turn (no operand: stdin), and the status.
+
+    An operand that cannot be opened (message ``open_error``) or read (``name: reason``)
+    is reported as the GNU tools do, makes the status 1, and the next one is taken.
+    """
+    status = 0
+    for name in names or ["-"]:
+        try:
+            f = open_input(inv, name)
+        except OSError as e:
+            inv.error(open_error(name, e))
+            status = 1
+            continue
+        try:
+            work(f)
+        except OSError as e:
+            inv.error(_name_and_reason(name, e))
+            status = 1
+        finally:
+            close_input(inv, f)
+    return status
+
+
+def map_lines(inv: Invocation, f: IO[bytes], fn: Callable[[bytes], bytes],
+              batch: int = 2048) -> None:
+    """Write ``fn(line)`` for each line of ``f`` (its newline kept), a batch at a time."""
+    res: list[bytes] = []
+    write = inv.stdout.write
+    for rec in records(inv, f):
+        nl = rec.endswith(b"\n")
+        res.append(fn(rec[:-1] if nl else rec) + (b"\n" if nl else b""))
+        if len(res) > batch:
+            write(b"".join(res))
+            res = []
+    write(b"".join(res))
 
 
 def strerror(exc: OSError) -> str:

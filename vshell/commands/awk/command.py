@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import opts as _opts
+from vshell.commands._lib.helptext import help_text
 from vshell.commands.awk.compiler import Compiler
 from vshell.commands.awk.interp import Runner
 from vshell.commands.awk.lexer import AwkSyntaxError, unescape
@@ -13,17 +15,7 @@ from vshell.commands.awk.parser import Parser
 from vshell.commands.awk.runtime import AwkFatal, State
 from vshell.commands.awk.values import StrNum
 
-USAGE = """\
-Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
-Usage: awk [POSIX or GNU style options] [--] 'program' file ...
-POSIX options:\t\tGNU long options: (standard)
-\t-f progfile\t\t--file=progfile
-\t-F fs\t\t\t--field-separator=fs
-\t-v var=val\t\t--assign=var=val
-Short options:\t\tGNU long options: (extensions)
-\t-e 'program-text'\t--source='program-text'
-\t-V\t\t\t--version
-"""
+USAGE = help_text("awk")
 VERSION = "GNU Awk 5.2.1 (vshell awk: compiled to Python closures)\n"
 
 if sys.getrecursionlimit() < 20000:
@@ -31,8 +23,8 @@ if sys.getrecursionlimit() < 20000:
     sys.setrecursionlimit(20000)
 
 
-def _utf8(env: object) -> bool:
-    get = env.get  # type: ignore[attr-defined]
+def _utf8(env: Mapping[str, str]) -> bool:
+    get = env.get
     for name in ("LC_ALL", "LC_CTYPE", "LANG"):
         value = get(name)
         if value:
@@ -101,15 +93,15 @@ def run(inv: Invocation) -> int:
         G = st.G
         G[comp.slot("ARGC")] = float(len(operands) + 1)
         argv = G[comp.slot("ARGV")]
-        argv["0"] = StrNum("awk")  # type: ignore[index]
+        argv["0"] = StrNum("awk")  # type: ignore[index]  # these globals are arrays: dicts
         for i, arg in enumerate(operands, 1):
-            argv[str(i)] = StrNum(arg)  # type: ignore[index]
+            argv[str(i)] = StrNum(arg)  # type: ignore[index]  # these globals are arrays: dicts
         env = G[comp.slot("ENVIRON")]
         for k, v in inv.env.items():
-            env[k] = StrNum(v)  # type: ignore[index]
+            env[k] = StrNum(v)  # type: ignore[index]  # these globals are arrays: dicts
         procinfo = G[comp.slot("PROCINFO")]
-        procinfo["version"] = "5.2.1"  # type: ignore[index]
-        procinfo["FS"] = "FS"  # type: ignore[index]
+        procinfo["version"] = "5.2.1"  # type: ignore[index]  # these globals are arrays: dicts
+        procinfo["FS"] = "FS"  # type: ignore[index]  # these globals are arrays: dicts
         if o.has("--csv"):
             st.csv = True
             st.refresh_split()

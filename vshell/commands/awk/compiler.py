@@ -92,7 +92,7 @@ class Compiler:
 
             def mark(name: str) -> None:
                 if name in params:
-                    self.array_params[fn.name].add(params[name])  # type: ignore[union-attr]
+                    self.array_params[fn.name].add(params[name])  # type: ignore[union-attr]  # mark runs for a function only
                 else:
                     self.global_arrays.add(name)
 
@@ -138,9 +138,9 @@ class Compiler:
                 caller_params = prog.functions[caller].params if caller else []
                 if name in caller_params:
                     j = caller_params.index(name)
-                    caller_arr = j in self.array_params[caller]  # type: ignore[index]
+                    caller_arr = j in self.array_params[caller]  # type: ignore[index]  # caller is a function name here
                     if callee_arr and not caller_arr:
-                        self.array_params[caller].add(j)  # type: ignore[index]
+                        self.array_params[caller].add(j)  # type: ignore[index]  # caller is a function name here
                         changed = True
                     elif caller_arr and not callee_arr and i < len(target.params):
                         self.array_params[callee].add(i)
@@ -435,7 +435,7 @@ class Compiler:
                     if x - x != 0 or "_" in t:
                         x = str2num(t)
             v = G[s]
-            new = (v if type(v) is float else str2num(v)) + x
+            new = (v if type(v) is float else str2num(v)) + x  # type: ignore[arg-type]  # not a float: a str
             G[s] = new
             return new
 
@@ -560,7 +560,7 @@ class Compiler:
 
                 def add_global(F: list) -> float:
                     v = G[s]
-                    new = (v if type(v) is float else str2num(v)) + rv(F)
+                    new = (v if type(v) is float else str2num(v)) + rv(F)  # type: ignore[arg-type]  # not a float: a str
                     G[s] = new
                     return new
 
@@ -568,7 +568,7 @@ class Compiler:
 
             def sub_global(F: list) -> float:
                 v = G[s]
-                new = (v if type(v) is float else str2num(v)) - rv(F)
+                new = (v if type(v) is float else str2num(v)) - rv(F)  # type: ignore[arg-type]  # not a float: a str
                 G[s] = new
                 return new
 
@@ -600,7 +600,7 @@ class Compiler:
 
             def upd_global(F: list) -> float:
                 v = G[s]
-                old = v if type(v) is float else str2num(v)
+                old = v if type(v) is float else str2num(v)  # type: ignore[arg-type]  # not a float: a str
                 new = compute(old, F)
                 G[s] = new
                 return old if post else new
@@ -835,7 +835,7 @@ class Compiler:
                 frame[i] = arg_fns[i](F)
             body = cell[0]
             try:
-                body(frame)  # type: ignore[misc]
+                body(frame)  # type: ignore[misc]  # the cell holds the body once compiled
             except Return as r:
                 return r.value
             return UNINIT
@@ -975,7 +975,8 @@ class Compiler:
         return lambda F: st.output(op, tv(F))
 
     def s_printf(self, node: Node) -> Fn:
-        from vshell.commands.awk.format import NotEnoughArgs, sprintf
+        from vshell.commands.awk.format import NotEnoughArgs
+        from vshell.commands.awk.values import sprintf
 
         _, args, redir = node
         st = self.st
@@ -989,7 +990,7 @@ class Compiler:
             try:
                 text = sprintf(f, [r(F) for r in rest], lambda: conv(st))
             except NotEnoughArgs as e:
-                raise AwkFatal(_ran_out(f, e.pos)) from None
+                raise AwkFatal(e.message(f)) from None
             out_fn(F).write(text)
 
         return printf
@@ -1119,28 +1120,16 @@ class Compiler:
         return forin
 
     def s_break(self, node: Node) -> Fn:
-        def brk(F: list) -> None:
-            raise Break
-
-        return brk
+        return _raising(Break)
 
     def s_continue(self, node: Node) -> Fn:
-        def cont(F: list) -> None:
-            raise Continue
-
-        return cont
+        return _raising(Continue)
 
     def s_next(self, node: Node) -> Fn:
-        def next_(F: list) -> None:
-            raise Next
-
-        return next_
+        return _raising(Next)
 
     def s_nextfile(self, node: Node) -> Fn:
-        def nextfile(F: list) -> None:
-            raise NextFile
-
-        return nextfile
+        return _raising(NextFile)
 
     def s_exit(self, node: Node) -> Fn:
         ev = self.num(node[1]) if node[1] is not None else None
@@ -1226,11 +1215,13 @@ def _has_jump(node: object) -> bool:
     return found
 
 
-def _ran_out(fmt: str, pos: int) -> str:
-    return (
-        "not enough arguments to satisfy format string\n"
-        f"\t`{fmt}'\n\t{' ' * (pos + 1)}^ ran out for this one"
-    )
+def _raising(jump: type[Exception]) -> Fn:
+    """A statement that only jumps: break, continue, next and nextfile raise their exception."""
+
+    def raise_jump(F: list) -> None:
+        raise jump
+
+    return raise_jump
 
 
 def _div(a: float, b: float) -> float:

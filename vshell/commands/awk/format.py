@@ -1,4 +1,9 @@
-"""printf/sprintf formatting with C's conversions, as awk applies them to awk values."""
+"""printf/sprintf formatting with C's conversions, as awk applies them to awk values.
+
+The formatter knows nothing of awk's value types: ``values.py`` (which needs the formatter
+for an odd CONVFMT) hands it a :class:`Conversions` that reads a value as a number, as a
+string, or as a character code, so the two modules import in one direction only.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,14 @@ import math
 import re
 from collections.abc import Callable
 
-from vshell.commands.awk.values import StrNum, looks_numeric, num2str_fmt, to_num, to_str
+from vshell.records import record
 
 _SPEC = re.compile(
     r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|L|q|j|z|t)?([cdiouxXeEfFgGs%])"
 )
-_parsed: dict[str, list[object]] = {}
+# a conversion: flags, width ("*" or digits), precision ("*", digits or ""), letter, offset
+Spec = tuple[str, str | None, str | None, str, int]
+_parsed: dict[str, list[str | Spec]] = {}
 
 
 class NotEnoughArgs(Exception):
@@ -21,13 +28,30 @@ class NotEnoughArgs(Exception):
         super().__init__(pos)
         self.pos = pos
 
+    def message(self, fmt: str) -> str:
+        """gawk's fatal message, pointing at the conversion that had no argument."""
+        return (
+            "not enough arguments to satisfy format string\n"
+            f"\t`{fmt}'\n\t{' ' * (self.pos + 1)}^ ran out for this one"
+        )
 
-def _parse(fmt: str) -> list[object]:
+
+@record(frozen=True)
+class Conversions:
+    """How the formatter reads an awk value (given by ``values.py``)."""
+
+    number: Callable[[object], float]
+    string: Callable[[object, str], str]
+    # %c: a value that is a number prints the character of that code, a string its first
+    is_number: Callable[[object], bool]
+
+
+def _parse(fmt: str) -> list[str | Spec]:
     """Literal strings and (flags, width, prec, conv) tuples."""
-    parts = _parsed.get(fmt)
-    if parts is not None:
-        return parts
-    parts = []
+    cached = _parsed.get(fmt)
+    if cached is not None:
+        return cached
+    parts: list[str | Spec] = []
     pos = 0
     while True:
         i = fmt.find("%", pos)
@@ -64,8 +88,11 @@ def _special(x: float, flags: str) -> str:
     return "-inf"
 
 
-def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
-    """Format ``args`` (awk values) with ``fmt``; missing arguments count as empty."""
+def sprintf(
+    fmt: str, args: list[object], convfmt: Callable[[], str], conv_of: Conversions
+) -> str:
+    """Format ``args`` (awk values) with ``fmt``; running out of arguments is NotEnoughArgs."""
+    to_num, to_str = conv_of.number, conv_of.string
     out: list[str] = []
     ai = 0
     nargs = len(args)
@@ -73,7 +100,7 @@ def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
         if isinstance(part, str):
             out.append(part)
             continue
-        flags, width, prec, conv, at = part  # type: ignore[misc]
+        flags, width, prec, conv, at = part
         if ai >= nargs:
             raise NotEnoughArgs(at)
         if width == "*":
@@ -96,7 +123,7 @@ def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
         elif conv == "c":
             if arg is None:
                 ch = ""
-            elif type(arg) is float or (isinstance(arg, StrNum) and looks_numeric(arg)):
+            elif conv_of.is_number(arg):
                 code = int(to_num(arg))
                 try:
                     ch = chr(code) if code >= 0 else ""
@@ -137,7 +164,3 @@ def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
                 out.append((spec + conv) % x)
     return "".join(out)
 
-
-def format_number(x: float, fmt: str) -> str:
-    """Number to string with CONVFMT/OFMT (integers print as integers)."""
-    return num2str_fmt(x, fmt)

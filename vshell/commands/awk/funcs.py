@@ -67,7 +67,7 @@ def _split_keep(s: str, splitter: Callable[[str], list[str]], seps: list[str]) -
         return splitter(s)
     parts: list[str] = []
     last = 0
-    for m in pat.finditer(s):  # type: ignore[union-attr]
+    for m in pat.finditer(s):  # type: ignore[union-attr]  # has finditer: checked above
         if m.end() == m.start():
             continue
         parts.append(s[last : m.start()])

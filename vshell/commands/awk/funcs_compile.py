@@ -122,7 +122,8 @@ def compile_builtin(c: Compiler, node: Node) -> Fn:
             return lambda F: s(F).lower()
         return lambda F: s(F).upper()
     if name == "sprintf":
-        from vshell.commands.awk.format import NotEnoughArgs, sprintf
+        from vshell.commands.awk.format import NotEnoughArgs
+        from vshell.commands.awk.values import sprintf
 
         if n == 0:
             raise AwkFatal("sprintf: no arguments")
@@ -134,9 +135,7 @@ def compile_builtin(c: Compiler, node: Node) -> Fn:
             try:
                 return sprintf(f, [r(F) for r in rest], lambda: st.CONVFMT)
             except NotEnoughArgs as e:
-                from vshell.commands.awk.compiler import _ran_out
-
-                raise AwkFatal(_ran_out(f, e.pos)) from None
+                raise AwkFatal(e.message(f)) from None
 
         return sprintf_
     if name == "split" or name == "patsplit":
@@ -145,16 +144,16 @@ def compile_builtin(c: Compiler, node: Node) -> Fn:
         need(2, 3)
         rx = c.regex_of(args[0])
         repl = c.str_(args[1])
-        target = args[2] if n == 3 else ("field", ("num", 0.0))
-        if target[0] == "group":
-            target = target[1]
-        if target[0] not in ("var", "elem", "field"):
+        lvalue: Node = args[2] if n == 3 else ("field", ("num", 0.0))
+        if lvalue[0] == "group":
+            lvalue = lvalue[1]
+        if lvalue[0] not in ("var", "elem", "field"):
             # gawk: a non-lvalue target is allowed, the result is discarded
-            get = c.str_(target)
+            get = c.str_(lvalue)
             put = None
         else:
-            get = c.str_(target)
-            put = c.store(target)
+            get = c.str_(lvalue)
+            put = c.store(lvalue)
         glob = name == "gsub"
 
         def sub(F: list) -> float:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import IO, Any
 
 from vshell.commands.awk.compiler import Break, Compiler, Continue, Return
 from vshell.commands.awk.lexer import unescape
@@ -41,7 +41,7 @@ class MainInput:
             argv = G[self.comp.slot("ARGV")]
             if self.index >= argc:
                 break
-            arg = argv.get(str(self.index))  # type: ignore[union-attr]
+            arg = argv.get(str(self.index))  # type: ignore[attr-defined]  # ARGV is an array: a dict
             self.index += 1
             if arg is None:
                 continue
@@ -53,7 +53,7 @@ class MainInput:
                 continue
             self.opened_any = True
             if arg in ("-", "/dev/stdin"):
-                stream: Any = st.inv.stdin
+                stream: IO[bytes] = st.inv.stdin
             else:
                 try:
                     path = st.inv.abs(arg)
@@ -77,7 +77,7 @@ class MainInput:
             return True
         return False
 
-    def start_file(self, stream: Any, name: str) -> None:
+    def start_file(self, stream: IO[bytes], name: str) -> None:
         st = self.st
         self.reader = Reader(st, stream, name)
         st.FILENAME = name
@@ -89,7 +89,7 @@ class MainInput:
         self.reader = None
         if rd is not None:
             if rd.stream is not self.st.inv.stdin:
-                rd.stream.close()  # type: ignore[attr-defined]
+                rd.stream.close()
             self.runner.run_endfile()
 
     def current(self) -> Reader | None:
@@ -151,7 +151,7 @@ class Runner:
                     out.write(st.get0() + st.ORS)
 
             if pattern2 is not None:
-                p1, p2 = c.cond(pattern), c.cond(pattern2)
+                p1, p2 = c.cond(pattern), c.cond(pattern2)  # type: ignore[arg-type]  # a range has both
                 compiled.append(_range_rule(p1, p2, act))
             elif pattern is not None:
                 compiled.append(_pattern_rule(c.cond(pattern), act))

@@ -10,13 +10,15 @@ from __future__ import annotations
 import codecs
 import io
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Literal
 
 from vshell.commands.awk.regex import compile_ere
 from vshell.commands.awk.values import StrNum, num2str_fmt, to_num, to_str
 
 if TYPE_CHECKING:
     from vshell.command import Invocation
+    from vshell.commands.awk.interp import MainInput
 
 CHUNK = 1 << 18
 # characters str.split() treats as whitespace but awk's default FS does not
@@ -47,7 +49,7 @@ class ExitProgram(Exception):
 class Reader:
     """Records from one byte stream, split by the current RS at each call."""
 
-    def __init__(self, st: State, stream: object, name: str) -> None:
+    def __init__(self, st: State, stream: IO[bytes], name: str) -> None:
         self.st = st
         self.stream = stream
         self.name = name
@@ -65,7 +67,7 @@ class Reader:
         if self.eof:
             return False
         self.st.inv.cancel.check()
-        data = self.stream.read(CHUNK)  # type: ignore[attr-defined]
+        data = self.stream.read(CHUNK)
         if not data:
             self.eof = True
             tail = self.decoder.decode(b"", final=True)
@@ -127,24 +129,9 @@ class Reader:
                 self.bi += 1
                 return rec
             self.unbatch()
-        if rs == "\n":
-            while True:
-                i = self.buf.find("\n", self.pos)
-                if i >= 0:
-                    rec = self.buf[self.pos : i]
-                    self.pos = i + 1
-                    st.RT = "\n"
-                    return rec
-                if not self.fill():
-                    if self.pos < len(self.buf):
-                        rec = self.buf[self.pos :]
-                        self.pos = len(self.buf)
-                        st.RT = ""
-                        return rec
-                    return None
         if rs == "":
             return self._paragraph()
-        if len(rs) == 1 and not st.IGNORECASE:
+        if len(rs) == 1 and (rs == "\n" or not st.IGNORECASE):  # one character, found as is
             while True:
                 i = self.buf.find(rs, self.pos)
                 if i >= 0:
@@ -246,7 +233,8 @@ class Reader:
 class Output:
     """An output file or the standard output: text buffered, encoded on flush."""
 
-    def __init__(self, st: State, stream: object, owned: bool, cmd: str | None = None) -> None:
+    def __init__(self, st: State, stream: IO[bytes] | None, owned: bool,
+                 cmd: str | None = None) -> None:
         self.st = st
         self.stream = stream
         self.owned = owned
@@ -265,7 +253,7 @@ class Output:
             data = "".join(self.parts).encode(self.st.encoding, self.st.errors)
             self.parts.clear()
             self.size = 0
-            self.stream.write(data)  # type: ignore[attr-defined]
+            self.stream.write(data)  # type: ignore[union-attr]  # None only with a cmd
             if self.stream is not self.st.inv.stdout:
                 fl = getattr(self.stream, "flush", None)
                 if fl is not None:
@@ -278,7 +266,7 @@ class Output:
             return self.st.run_shell(self.cmd, stdin=data)
         self.flush()
         if self.owned:
-            self.stream.close()  # type: ignore[attr-defined]
+            self.stream.close()  # type: ignore[union-attr]  # None only with a cmd
         return 0
 
 
@@ -308,14 +296,15 @@ class State:
         self.RSTART = 0.0
         self.RLENGTH = -1.0
         self.IGNORECASE = 0.0
-        self._fs_split = False
+        # FS as a function (None: awk's default whitespace split; False: before the first FS)
+        self._fs_split: Callable[[str], list[str]] | Literal[False] | None = False
         self.csv = False
         self.set_FS(" ")
         self.stdout = Output(self, inv.stdout, owned=False)
         self.outputs: dict[str, Output] = {}
         self.inputs: dict[str, Reader] = {}
         self.cmd_status: dict[str, int] = {}
-        self.main = None  # MainInput
+        self.main: MainInput | None = None  # set while the main loop reads input
         self.srand_seed = 0.0
         self.prev_seed = 0.0
         import random
@@ -344,25 +333,31 @@ class State:
 
     def refresh_split(self) -> None:
         """Choose ``rsplit`` (record → fields) for the current FS, RS and input."""
+        self.rsplit: Callable[[str], list[str]]
         if self.csv:
             self.rsplit = csv_split
             return
         fs_split = self._fs_split
         if fs_split is None:
-            self.rsplit = str.split if self.ws_safe else _AWK_WS_FIELDS.findall
+            if self.ws_safe:
+                self.rsplit = str.split
+            else:
+                self.rsplit = _AWK_WS_FIELDS.findall
             return
+        assert fs_split is not False, "State.__init__ sets FS first"
+        splitter = fs_split
         if self.RS == "" and self.FS != " ":
 
             def para_split(rec: str) -> list[str]:
                 if not rec:
                     return []
-                return [x for part in fs_split(rec) for x in part.split("\n")]
+                return [x for part in splitter(rec) for x in part.split("\n")]
 
             self.rsplit = para_split
             return
 
         def split(rec: str) -> list[str]:
-            return fs_split(rec) if rec else []
+            return splitter(rec) if rec else []
 
         self.rsplit = split
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+
+from vshell.commands.awk import format as cformat
 
 
 class StrNum(str):
@@ -47,8 +50,8 @@ def str2num(s: str) -> float:
 
 def to_num(v: object) -> float:
     if type(v) is float:
-        return v  # type: ignore[return-value]
-    return str2num(v)  # type: ignore[arg-type]
+        return v
+    return str2num(v)  # type: ignore[arg-type]  # not a float: a str
 
 
 def looks_numeric(s: str) -> bool:
@@ -75,15 +78,13 @@ def num2str_fmt(x: float, fmt: str) -> str:
     try:
         return fmt % x
     except (TypeError, ValueError):
-        from vshell.commands.awk.format import sprintf
-
         return sprintf(fmt, [x], lambda: "%.6g")
 
 
 def to_str(v: object, convfmt: str = "%.6g") -> str:
     if type(v) is float:
-        return num2str_fmt(v, convfmt)  # type: ignore[arg-type]
-    return v  # type: ignore[return-value]
+        return num2str_fmt(v, convfmt)
+    return v  # type: ignore[return-value]  # not a float: a str
 
 
 def to_bool(v: object) -> bool:
@@ -94,8 +95,8 @@ def to_bool(v: object) -> bool:
         return v != ""
     if v is UNINIT:
         return False
-    if looks_numeric(v):  # type: ignore[arg-type]
-        return str2num(v) != 0.0  # type: ignore[arg-type]
+    if looks_numeric(v):  # type: ignore[arg-type]  # not a float: a str
+        return str2num(v) != 0.0  # type: ignore[arg-type]  # not a float: a str
     return v != ""
 
 
@@ -107,17 +108,29 @@ def compare(a: object, b: object, convfmt: str) -> int:
     elif ta is str:
         an = False
     else:
-        an = looks_numeric(a)  # type: ignore[arg-type]
+        an = looks_numeric(a)  # type: ignore[arg-type]  # not a float: a str
     if tb is float:
         bn = True
     elif tb is str:
         bn = False
     else:
-        bn = looks_numeric(b)  # type: ignore[arg-type]
+        bn = looks_numeric(b)  # type: ignore[arg-type]  # not a float: a str
     if an and bn:
-        x = a if ta is float else str2num(a)  # type: ignore[arg-type]
-        y = b if tb is float else str2num(b)  # type: ignore[arg-type]
-        return (x > y) - (x < y)  # type: ignore[operator]
-    s = a if ta is not float else num2str_fmt(a, convfmt)  # type: ignore[arg-type]
-    t = b if tb is not float else num2str_fmt(b, convfmt)  # type: ignore[arg-type]
-    return (s > t) - (s < t)  # type: ignore[operator]
+        x = a if ta is float else str2num(a)  # type: ignore[arg-type]  # not a float: a str
+        y = b if tb is float else str2num(b)  # type: ignore[arg-type]  # not a float: a str
+        return (x > y) - (x < y)  # type: ignore[operator]  # not a float: a str
+    s = a if ta is not float else num2str_fmt(a, convfmt)  # type: ignore[arg-type]  # not a float: a str
+    t = b if tb is not float else num2str_fmt(b, convfmt)  # type: ignore[arg-type]  # not a float: a str
+    return (s > t) - (s < t)  # type: ignore[operator]  # not a float: a str
+
+
+def _is_number(v: object) -> bool:
+    return type(v) is float or (isinstance(v, StrNum) and looks_numeric(v))
+
+
+_CONVERSIONS = cformat.Conversions(to_num, to_str, _is_number)
+
+
+def sprintf(fmt: str, args: list[object], convfmt: Callable[[], str]) -> str:
+    """awk's sprintf over awk values (see ``format.sprintf``)."""
+    return cformat.sprintf(fmt, args, convfmt, _CONVERSIONS)

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Iterator
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import UsageError, parse
 from vshell.commands.sed.parse import (
     NO_REGEX,
@@ -42,24 +43,7 @@ LONG = [
     "follow-symlinks", "binary", "debug", "version",
 ]
 
-VERSION = (
-    'sed (GNU sed) 4.9\n'
-    'Packaged by Debian\n'
-    'Copyright (C) 2022 Free Software Foundation, Inc.\n'
-    'License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n'
-    'This is free software: you are free to change and redistribute it.\n'
-    'There is NO WARRANTY, to the extent permitted by law.\n'
-    '\n'
-    'Written by Jay Fenlason, Tom Lord, Ken Pizzini,\n'
-    'Paolo Bonzini, Jim Meyering, and Assaf Gordon.\n'
-    '\n'
-    'This sed program was built with SELinux support.\n'
-    'SELinux is disabled on this system.\n'
-    '\n'
-    'GNU sed home page: <https://www.gnu.org/software/sed/>.\n'
-    'General help using GNU software: <https://www.gnu.org/gethelp/>.\n'
-    'E-mail bug reports to: <bug-sed@gnu.org>.\n'
-)
+VERSION = version_text("sed")
 
 
 class _Quit(Exception):
@@ -599,7 +583,7 @@ class Sed:
             if self.input.is_last():
                 self.close_range(cmd)
             return not cmd.negate
-        if self.match_regex(a2.regex, self.ps):
+        if self.match_regex(a2.regex, self.ps):  # type: ignore[arg-type]  # kind "re": has one
             self.close_range(cmd)
         return not cmd.negate
 
@@ -624,9 +608,10 @@ class Sed:
             a1 = cmd.a1
             if a1 is None:
                 chosen = not cmd.negate
-            elif cmd.a2 is None and a1.kind == "re" and a1.regex.pattern is not None:
-                self.last_regex = a1.regex
-                chosen = (a1.regex.compiled.search(self.ps) is not None) != cmd.negate
+            elif cmd.a2 is None and (rx := a1.regex) is not None and rx.pattern is not None:
+                self.last_regex = rx
+                found = rx.compiled.search(self.ps)  # type: ignore[union-attr]  # compiled with its pattern
+                chosen = (found is not None) != cmd.negate
             else:
                 chosen = self.selected(cmd)
             if not chosen:
@@ -847,7 +832,7 @@ class Sed:
         if fast is not None:
             if fast.__class__ is not str:
                 fast = self.case_expander(sub)
-            new, n = comp.subn(fast, ps, 0 if sub.globally else 1)  # type: ignore[arg-type]
+            new, n = comp.subn(fast, ps, 0 if sub.globally else 1)
             if not n:
                 return
             self.ps = new
@@ -912,7 +897,7 @@ class Sed:
     def expand(sub: Subst, m) -> str:
         if not sub.has_case:
             return "".join(
-                v if k == "lit" else (m.group(v) or "")  # type: ignore[misc]
+                v if k == "lit" else (m.group(v) or "")  # type: ignore[misc]  # a non-"lit" part holds a group number
                 for k, v in sub.parts
             )
         out: list[str] = []
@@ -929,7 +914,7 @@ class Sed:
                 else:
                     one = str(v)
                 continue
-            text = str(v) if k == "lit" else (m.group(v) or "")  # type: ignore[call-overload]
+            text = str(v) if k == "lit" else (m.group(v) or "")
             if mode == "L":
                 text = text.lower()
             elif mode == "U":
@@ -1101,9 +1086,9 @@ def _first_per_line_spans(spans_iter, sub: Subst, text: str) -> str:
         add(text[pos:s])
         for is_lit, v in parts:
             if is_lit:
-                add(v)  # type: ignore[arg-type]
+                add(v)  # type: ignore[arg-type]  # a literal part holds a str
             else:
-                a, b = spans[v]  # type: ignore[index]
+                a, b = spans[v]
                 if a >= 0:
                     add(text[a:b])
         nl = find("\n", e)
@@ -1154,12 +1139,6 @@ def _simple_sub(comp: regex.Regex, sub: Subst) -> str | bool | None:
     return result
 
 
-def _numeric(pattern: str) -> str:
-    from vshell.commands.sed.parse import _numeric_escapes
-
-    return _numeric_escapes(pattern)
-
-
 _INVALID = re.compile("[\udc80-\udcff]")
 
 
@@ -1190,47 +1169,4 @@ def _run(inv: Invocation) -> int:
 __all__ = ["compile_sed_regex", "run"]
 
 
-SED_HELP = (
-    'Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n'
-    '\n'
-    '  -n, --quiet, --silent\n'
-    '                 suppress automatic printing of pattern space\n'
-    '      --debug\n'
-    '                 annotate program execution\n'
-    '  -e script, --expression=script\n'
-    '                 add the script to the commands to be executed\n'
-    '  -f script-file, --file=script-file\n'
-    '                 add the contents of script-file to the commands to be executed\n'
-    '  --follow-symlinks\n'
-    '                 follow symlinks when processing in place\n'
-    '  -i[SUFFIX], --in-place[=SUFFIX]\n'
-    '                 edit files in place (makes backup if SUFFIX supplied)\n'
-    '  -l N, --line-length=N\n'
-    "                 specify the desired line-wrap length for the `l' command\n"
-    '  --posix\n'
-    '                 disable all GNU extensions.\n'
-    '  -E, -r, --regexp-extended\n'
-    '                 use extended regular expressions in the script\n'
-    '                 (for portability use POSIX -E).\n'
-    '  -s, --separate\n'
-    '                 consider files as separate rather than as a single,\n'
-    '                 continuous long stream.\n'
-    '      --sandbox\n'
-    '                 operate in sandbox mode (disable e/r/w commands).\n'
-    '  -u, --unbuffered\n'
-    '                 load minimal amounts of data from the input files and flush\n'
-    '                 the output buffers more often\n'
-    '  -z, --null-data\n'
-    '                 separate lines by NUL characters\n'
-    '      --help     display this help and exit\n'
-    '      --version  output version information and exit\n'
-    '\n'
-    'If no -e, --expression, -f, or --file option is given, then the first\n'
-    'non-option argument is taken as the sed script to interpret.  All\n'
-    'remaining arguments are names of input files; if no input files are\n'
-    'specified, then the standard input is read.\n'
-    '\n'
-    'GNU sed home page: <https://www.gnu.org/software/sed/>.\n'
-    'General help using GNU software: <https://www.gnu.org/gethelp/>.\n'
-    'E-mail bug reports to: <bug-sed@gnu.org>.\n'
-)
+SED_HELP = help_text("sed")

@@ -9,9 +9,11 @@ branches carry the index of their label, so the executor is a simple program cou
 from __future__ import annotations
 
 import re
+from typing import TypeAlias
 
 from vshell.records import field, record
 from vshell.text import regex
+from vshell.text.escapes import sed_numeric_escapes
 
 # GNU sed's messages.
 UNTERM_S = "unterminated `s' command"
@@ -39,6 +41,7 @@ COMMENT_ADDR = "comments don't accept any addresses"
 UNTERM_ADDR = "unterminated address regex"
 EXPECTED_NEWER = "expected newer version of sed"
 NO_REGEX = "no previous regular expression"
+CompiledRegex: TypeAlias = regex.Regex  # (a Subst field is named ``regex``)
 SANDBOX = "e/r/w commands disabled in sandbox mode"
 
 
@@ -79,7 +82,7 @@ class Subst:
     wfile: str | None = None
     has_case: bool = False
     max_ref: int = 0
-    fast: tuple[object, object] | None = None  # (regex, how) cached by sed.substitute
+    fast: tuple[CompiledRegex, str | bool | None] | None = None  # (regex, how), by sed.substitute
 
 
 @record
@@ -634,7 +637,7 @@ class Parser:
         self.compile_regex(rx)
         sub.parts = self.parse_replacement(rep)
         sub.has_case = any(k == "case" for k, _ in sub.parts)
-        sub.max_ref = max((int(v) for k, v in sub.parts if k == "ref"), default=0)  # type: ignore[call-overload]
+        sub.max_ref = max((int(v) for k, v in sub.parts if k == "ref"), default=0)  # type: ignore[call-overload]  # a "ref" part holds an int
         if rx.compiled is not None and sub.max_ref > rx.compiled.groups:
             raise self.error(f"invalid reference \\{sub.max_ref} on `s' command's RHS")
         cmd.subst = sub
@@ -759,49 +762,8 @@ def compile_sed_regex(
 ) -> regex.Regex:
     """A sed regex: GNU escapes on, glibc's strict syntax, ``.`` matches newline (unless
     ``eol`` makes it line-oriented, for the whole-chunk fast paths)."""
-    pattern = _numeric_escapes(pattern)
+    pattern = sed_numeric_escapes(pattern)
     return regex.compile(
         pattern, "ere" if extended else "bre", icase=icase, utf8=utf8, eol=eol,
         multiline=multiline, strict=True, gnu_escapes=True, posix=posix,
     )
-
-
-def _numeric_escapes(pattern: str) -> str:
-    """Turn ``\\dNNN \\oNNN \\xHH \\cX`` into the (escaped when special) character."""
-    if "\\" not in pattern:
-        return pattern
-    out: list[str] = []
-    k = 0
-    n = len(pattern)
-    while k < n:
-        c = pattern[k]
-        if c != "\\" or k + 1 >= n:
-            out.append(c)
-            k += 1
-            continue
-        d = pattern[k + 1]
-        spec = {"d": (10, "0123456789", 3), "o": (8, "01234567", 3),
-                "x": (16, "0123456789abcdefABCDEF", 2)}.get(d)
-        if spec is not None:
-            base, digits, maxlen = spec
-            j = k + 2
-            while j < n and j - (k + 2) < maxlen and pattern[j] in digits:
-                j += 1
-            if j > k + 2:
-                ch = chr(int(pattern[k + 2 : j], base) & 0xFF)
-                out.append(_literal(ch))
-                k = j
-                continue
-        if d == "c" and k + 2 < n:
-            out.append(_literal(chr(ord(pattern[k + 2].upper()) ^ 0x40)))
-            k += 3
-            continue
-        out.append(c + d)
-        k += 2
-    return "".join(out)
-
-
-def _literal(ch: str) -> str:
-    """A character produced by ``\\xHH`` etc.: GNU puts it in the regex as is (so ``\\x2e``
-    is a ``.`` that matches any character)."""
-    return ch
