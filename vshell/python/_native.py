@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import CFUNCTYPE, POINTER, c_char_p, c_size_t, c_uint8, c_uint64, c_void_p
+from typing import Any
 
 from wasmtime import _ffi as ffi
 
 _dll = ffi.dll
 
 
-def _fn(name: str, restype: object, argtypes: list[object]) -> ctypes._CFuncPtr:
+def _fn(name: str, restype: Any, argtypes: list[Any]) -> Any:
+    """A libwasmtime entry point with its C signature set (ctypes' function type is private)."""
     f = _dll[name]
     f.restype = restype
     f.argtypes = argtypes
@@ -51,6 +53,6 @@ def error_from(ptr: int) -> Exception:
     return WasmtimeError._from_ptr(ctypes.cast(ptr, POINTER(ffi.wasmtime_error_t)))
 
 
-def as_void(ptr: object) -> int:
+def as_void(ptr: Any) -> int:
     """The address held by a ctypes pointer object."""
     return ctypes.cast(ptr, c_void_p).value or 0

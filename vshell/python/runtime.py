@@ -226,7 +226,8 @@ def _on_epoch(ctx: int, env: int, delta: Any, kind: Any) -> int:
             kind[0] = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
             return 0
     except KeyboardInterrupt:  # Ctrl-C reaches Python code here while a guest spins
-        run.interrupted = True
+        if run is not None:
+            run.interrupted = True
     except BaseException:  # noqa: BLE001, S110 - whatever went wrong, stop the guest
         pass
     return _native.error_new(b"vshell: python stopped") or 0
@@ -252,7 +253,7 @@ class Runtime:
             params = [str(p) for p in ty.params]
             fmt = "<" + "".join("I12x" if p == "i32" else "Q8x" for p in params)
             if imp.module == "host" and imp.name == "call":
-                method = Wasi.host_call
+                method: Any = Wasi.host_call
             else:
                 method = getattr(Wasi, imp.name or "", None) or Wasi.unsupported
             cb = _host_function(method, fmt, len(params), bool(ty.results))
@@ -406,7 +407,7 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         rt.ticker.add()
         try:
             instance = rt.pre.instantiate(store)
-            exports = instance.exports(store)
+            exports: Any = instance.exports(store)  # the module's exports, checked on load
             wasi.bind_memory(exports["memory"]._memory, _native.as_void(store._context()))
             wasi.bind_exports(store, exports)
             try:
@@ -440,7 +441,7 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         raise Cancelled(wasi.stop_reason)
     if wasi.memory_refused:
         inv.error(f"cannot allocate memory: {wasi.memory_refused} bytes of guest memory pass "
-                  f"the sandbox's memory limit ({budget.limit()} bytes)")
+                  f"the sandbox's memory limit ({budget.limit() if budget else 0} bytes)")
         return 1
     if wasi.exit_code is not None:
         return wasi.exit_code & 0xFF
