@@ -15,9 +15,23 @@ from typing import Any
 
 from vshell.records import field, record
 from vshell.vfs.overlay import Change, OverlayBackend
+from vshell.vfs.overlay_store import OverlayStateError, fresh_overlay_dir, recorded_mounts
 from vshell.vfs.paths import join_parts, split_path
 
-__all__ = ["SyncResult", "changes", "diff", "discard", "overlays", "sync"]
+# The overlay store's names the front ends need (an ``--overlay DIR``'s record, a fresh
+# directory for ``--try``) come from here, so no front end reaches into the VFS.
+__all__ = [
+    "LETTERS", "OverlayStateError", "SyncResult", "changes", "diff", "discard",
+    "format_changes", "fresh_overlay_dir", "overlays", "recorded_mounts", "sync",
+]
+
+# The one-letter kinds of ``vshell changes`` and the MCP ``changes`` tool (git's letters).
+LETTERS = {"add": "A", "modify": "M", "delete": "D", "type-change": "T"}
+
+
+def format_changes(changes: Iterable[tuple[str, str]]) -> str:
+    """One ``M /w/a.txt`` line per (vpath, kind), in the order given."""
+    return "".join(f"{LETTERS.get(kind, '?')} {path}\n" for path, kind in changes)
 
 
 @record

@@ -168,11 +168,20 @@ def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
             f.write(data)
 
 
-def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
+def _shell_names() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(reserved words, shell builtins, shipped commands): the names the shell itself owns."""
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
     from vshell.interp.builtins.core import KEYWORDS
 
+    return frozenset(KEYWORDS), frozenset(builtins_registry.names()), frozenset(shipped.names())
+
+
+def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
+    from vshell import commands as shipped
+    from vshell.interp.builtins import registry as builtins_registry
+
+    keywords = _shell_names()[0]
     out: dict[str, Command] = {}
     for c in commands:
         if c is None or not isinstance(c, Command):
@@ -183,7 +192,7 @@ def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
             raise SandboxConfigError(f"command {c.name!r} has an empty description")
         if c.name in out:
             raise SandboxConfigError(f"command {c.name!r} registered twice")
-        if c.name in KEYWORDS or builtins_registry.is_builtin(c.name) or c.name in ("time",):
+        if c.name in keywords or builtins_registry.is_builtin(c.name) or c.name in ("time",):
             raise SandboxConfigError(f"command name {c.name!r} is taken by the shell")
         if shipped.lookup(c.name) is not None:
             raise SandboxConfigError(f"command name {c.name!r} is taken by a builtin command")
@@ -293,6 +302,20 @@ class Sandbox:
     def commands(self) -> list[Command]:
         """The registered (host) commands, sorted by name."""
         return [self._commands[k] for k in sorted(self._commands)]
+
+    def command_names(self) -> set[str]:
+        """Every name that can stand first on a line in this session: the alphabetic reserved
+        words, the shell builtins, the shipped and registered commands, and the session's
+        functions and aliases (what the REPL completes)."""
+        keywords, builtins, shipped = _shell_names()
+        names = {k for k in keywords if k.isalpha()} | builtins | shipped | set(self._commands)
+        return names | set(self._state.functions) | set(self._state.aliases)
+
+    def variable_names(self) -> set[str]:
+        """The names of the session's set variables (between runs no function is running, so
+        these are the globals)."""
+        return {k for k, v in self._state.globals.items()
+                if k.isidentifier() and v.value is not None}
 
     @property
     def cwd(self) -> str:

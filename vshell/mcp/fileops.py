@@ -484,7 +484,7 @@ def list_dir(fs: Any, cwd: str, path: Any = None, *,
 
 def glob_files(fs: Any, cwd: str, pattern: Any, path: Any = None) -> tuple[str, dict[str, Any]]:
     """Paths matching a shell pattern (``**`` spans directories) from ``path`` or the cwd."""
-    from vshell.interp.glob import glob_expand
+    from vshell.text.pathglob import glob_expand
 
     if not isinstance(pattern, str) or not pattern or "\x00" in pattern:
         raise ToolError("E_INVALID_ARGUMENT", "pattern must be a non-empty string")

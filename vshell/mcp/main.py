@@ -1,6 +1,6 @@
 """``vshell mcp [sandbox flags] [mcp flags]``: argument handling for the MCP subcommand.
 
-The sandbox flags are parsed by :func:`vshell.cli.main.parse_args` itself, so the server and the
+The sandbox flags are parsed by :func:`vshell.cli.args.parse_args` itself, so the server and the
 shell can never disagree on what ``--mount`` or ``--deny-path`` means; only the four
 server flags are taken out first.
 """
@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-from vshell.cli.main import UsageError, build_sandbox, parse_args, parse_duration, parse_size
+from vshell.cli.args import UsageError, build_sandbox, parse_args, parse_duration, parse_size
 from vshell.mcp.budget import DEFAULT_MAX_RESULT_BYTES
 from vshell.records import record
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from vshell.cli.review import format_changes
 from vshell.mcp import budget
 from vshell.mcp.fileops import ToolError, resolve
+from vshell.overlay_review import format_changes
 
 CHANGES_OUT: dict[str, Any] = {
     "type": "object",

@@ -39,7 +39,8 @@ __all__ = ["MAX_SYMLINKS", "HostBackend"]
 MAX_SYMLINKS = 40
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _PATH = getattr(os, "O_PATH", os.O_RDONLY)
-_DIR_WALK = _PATH | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
+# How a walk opens each directory on its way: never following a link (the overlay walks too).
+DIR_WALK = _PATH | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
 _DIR_READ = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
 _NOFOLLOW_OPEN = os.O_NOFOLLOW | _CLOEXEC | os.O_NONBLOCK
 
@@ -98,7 +99,7 @@ class HostBackend:
         self.host_dir = real
         # Absolute symlink targets naming either spelling of the root are inside the mount.
         self._prefixes = tuple(dict.fromkeys([real, os.path.abspath(path)]))
-        self._root_fd = os.open(real, _DIR_WALK)
+        self._root_fd = os.open(real, DIR_WALK)
 
     def __repr__(self) -> str:
         return f"HostBackend({self.host_dir!r})"
@@ -163,7 +164,7 @@ class HostBackend:
                         raise
                 else:
                     try:
-                        fd = os.open(name, _DIR_WALK, dir_fd=cur)
+                        fd = os.open(name, DIR_WALK, dir_fd=cur)
                     except OSError as exc:
                         if exc.errno not in (errno.ENOTDIR, errno.ELOOP):
                             raise

@@ -33,7 +33,7 @@ from vshell.records import record
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
 from vshell.vfs.errors import CrossMount, Rerouted, escape_error, fs_error
-from vshell.vfs.host import _DIR_WALK, MAX_SYMLINKS, HostBackend
+from vshell.vfs.host import DIR_WALK, MAX_SYMLINKS, HostBackend
 from vshell.vfs.links import relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts
@@ -577,10 +577,10 @@ class OverlayBackend:
 
         Returns None when a component is missing or is not a real directory.
         """
-        fd = os.open(".", _DIR_WALK, dir_fd=self.host._root_fd)
+        fd = os.open(".", DIR_WALK, dir_fd=self.host._root_fd)
         for name in parts:
             try:
-                nfd = os.open(name, _DIR_WALK, dir_fd=fd)
+                nfd = os.open(name, DIR_WALK, dir_fd=fd)
             except OSError as exc:
                 os.close(fd)
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
@@ -789,7 +789,7 @@ class OverlayBackend:
             return True
         if not bounds.by_inode:
             return False
-        fd = os.open(".", _DIR_WALK, dir_fd=self.host._root_fd)
+        fd = os.open(".", DIR_WALK, dir_fd=self.host._root_fd)
         try:
             for name in parts:
                 try:
@@ -800,7 +800,7 @@ class OverlayBackend:
                     return True
                 if not st.S_ISDIR(info.st_mode):
                     return False
-                nfd = os.open(name, _DIR_WALK, dir_fd=fd)
+                nfd = os.open(name, DIR_WALK, dir_fd=fd)
                 os.close(fd)
                 fd = nfd
         finally:
