@@ -176,22 +176,22 @@ def _build(cls: type[T], frozen: bool) -> type[T]:
         inherited[f.name] = f
     fields = list(inherited.values())
     cls.__record_fields__ = tuple(fields)  # type: ignore[attr-defined]
-    cls.__match_args__ = tuple(f.name for f in fields)  # type: ignore[attr-defined]
-    type.__setattr__(cls, "__dataclass_fields__", _DataclassFields())
+    # The generated members are installed with type.__setattr__: the class is being built,
+    # which a type checker cannot follow (it sees only the class body).
+    install = type.__setattr__
+    install(cls, "__match_args__", tuple(f.name for f in fields))
+    install(cls, "__dataclass_fields__", _DataclassFields())
     own = cls.__dict__
     if "__init__" not in own:
-        cls.__init__ = _deferred_init(cls, fields, frozen)  # type: ignore[misc]
+        install(cls, "__init__", _deferred_init(cls, fields, frozen))
     if "__repr__" not in own:
-        cls.__repr__ = _repr  # type: ignore[assignment]
+        install(cls, "__repr__", _repr)
     if "__eq__" not in own:
-        cls.__eq__ = _eq  # type: ignore[assignment,method-assign]
-        if frozen:
-            cls.__hash__ = _hash  # type: ignore[assignment,method-assign]
-        else:
-            cls.__hash__ = None  # type: ignore[assignment]
+        install(cls, "__eq__", _eq)
+        install(cls, "__hash__", _hash if frozen else None)
     if frozen:
-        cls.__setattr__ = _frozen_setattr  # type: ignore[assignment,method-assign]
-        cls.__delattr__ = _frozen_delattr  # type: ignore[assignment,method-assign]
+        install(cls, "__setattr__", _frozen_setattr)
+        install(cls, "__delattr__", _frozen_delattr)
     return cls
 
 

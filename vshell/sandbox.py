@@ -13,9 +13,17 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import IO, Any
+from typing import Any
 
-from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
+from vshell.command import (
+    NAME_RE,
+    Cancelled,
+    CancelToken,
+    Command,
+    InputStream,
+    NestedRequest,
+    OutputStream,
+)
 from vshell.records import record
 from vshell.result import Outcome, Result
 
@@ -325,10 +333,10 @@ class Sandbox:
         self,
         script: str | bytes,
         *,
-        stdin: bytes | IO[bytes] | None = None,
+        stdin: bytes | InputStream | None = None,
         timeout: float | None = None,
-        stdout: IO[bytes] | None = None,
-        stderr: IO[bytes] | None = None,
+        stdout: OutputStream | None = None,
+        stderr: OutputStream | None = None,
         cancel: CancelToken | None = None,
     ) -> Result:
         """Run ``script`` in the session and return its :class:`Result`.

@@ -318,7 +318,7 @@ def _make_session(sb: Sandbox, history_file: str | None) -> Any:
     """A prompt_toolkit session: Enter runs a complete command, otherwise opens a PS2 line."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.output import create_output
 
@@ -341,7 +341,7 @@ def _make_session(sb: Sandbox, history_file: str | None) -> Any:
         else:
             buf.validate_and_handle()
 
-    history = InMemoryHistory()
+    history: History = InMemoryHistory()
     if history_file and _usable_history_file(history_file):
         history = FileHistory(history_file)
     output = create_output(stdout=sys.stderr)

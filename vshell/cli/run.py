@@ -25,7 +25,7 @@ class _Signals:
     def __init__(self) -> None:
         self.token: CancelToken | None = None
         self.received: int | None = None
-        self._old: dict[int, Any] = {}
+        self._old: dict[signal.Signals, Any] = {}
 
     def __enter__(self) -> _Signals:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -130,7 +130,7 @@ def _read_script_line(stream: BinaryIO) -> bytes:
     def on_signal(signum: int, frame: object) -> None:
         raise _SignalWhileReading(signum)
 
-    old: dict[int, Any] = {}
+    old: dict[signal.Signals, Any] = {}
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
             old[sig] = signal.signal(sig, on_signal)
@@ -139,8 +139,8 @@ def _read_script_line(stream: BinaryIO) -> bytes:
     try:
         return stream.readline()
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        for restored, handler in old.items():
+            signal.signal(restored, handler)
 
 
 def run_stdin_script(sb: Sandbox) -> int:
@@ -154,7 +154,9 @@ def run_stdin_script(sb: Sandbox) -> int:
     stream = sys.stdin.buffer
     out = StdStream(sys.stdout.buffer)
     err = StdStream(sys.stderr.buffer)
-    sb._state.stdin_script = True  # the interpreter defers the EXIT trap, reports as -s
+    # the piped-script fields are set on the session here and read (getattr) by the shell
+    state: Any = sb._state
+    state.stdin_script = True  # the interpreter defers the EXIT trap, reports as -s
     status, line_base, buf = 0, 0, ""
 
     def run(script: str) -> tuple[int, bool]:
@@ -175,7 +177,7 @@ def run_stdin_script(sb: Sandbox) -> int:
                 if not is_complete(buf):
                     continue
             if buf.strip():
-                sb._state.script_first_line = line_base + 1  # LINENO and messages count on
+                state.script_first_line = line_base + 1  # LINENO and messages count on
                 status, ended = run(buf)
                 if ended:
                     return status
@@ -183,9 +185,9 @@ def run_stdin_script(sb: Sandbox) -> int:
             buf = ""
             if not line:
                 break
-        sb._state.stdin_script = False
-        sb._state.last_status = status
+        state.stdin_script = False
+        state.last_status = status
         return run("")[0]
     finally:
-        sb._state.stdin_script = None
-        sb._state.script_first_line = 1
+        state.stdin_script = None
+        state.script_first_line = 1

@@ -114,6 +114,7 @@ def run_bash(sb: Any, cfg: ServerConfig, args: dict[str, Any],
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                 or timeout < 0):
         raise ToolError("E_INVALID_ARGUMENT", "timeout must be a number of seconds >= 0")
+    limit: float | None
     if timeout:
         limit, source = float(timeout), "request"
     else:

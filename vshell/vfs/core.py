@@ -19,7 +19,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar, cast
 
 from vshell.records import record
 from vshell.vfs.backend import Backend, Ctx, Parts, normalize_mode
@@ -146,7 +146,10 @@ _hops = threading.local()
 _MAX_HOPS = 40
 
 
-def _follows_cross_mount(fn: Callable[..., Any]) -> Callable[..., Any]:
+_Op = TypeVar("_Op", bound=Callable[..., Any])
+
+
+def _follows_cross_mount(fn: _Op) -> _Op:
     """Retry an operation whose path crossed a host symlink into another host mount.
 
     The new virtual path is resolved from the start, so the target mount's read-only
@@ -170,7 +173,7 @@ def _follows_cross_mount(fn: Callable[..., Any]) -> Callable[..., Any]:
             finally:
                 _hops.n = depth
 
-    return wrapper
+    return cast(_Op, wrapper)
 
 
 def _no_guard(parts: Parts) -> None:
@@ -476,6 +479,7 @@ class VFS:
                 info = self.stat(path)
                 raise fs_error(errno.EISDIR if st.S_ISDIR(info.st_mode) else errno.ENOTDIR)
             try:
+                mount: Mount  # a Mount when kind == "mount" (the only case used below)
                 kind, mount, rel = self._route(parts)
             except FileNotFoundError:
                 if writing and parts and parts[:-1] in self._synthetic:
@@ -649,6 +653,7 @@ class VFS:
             if trailing:  # "link/" is the directory it leads to, never a link
                 self._stat(path, True)
                 raise fs_error(errno.EINVAL)
+            mount: Mount  # a Mount when kind == "mount" (the only case used below)
             kind, mount, rel = self._route(parts)
             if kind == "dev":
                 if self._dev_node(rel) == "link":
@@ -694,6 +699,7 @@ class VFS:
     def _access(self, path: str, mode: int) -> bool:
         parts, _ = self._split(path)
         self._check(parts)
+        mount: Mount  # a Mount when kind == "mount" (the only case used below)
         kind, mount, rel = self._route(parts)
         if kind == "dev":
             node = self._dev_node(rel)

@@ -26,7 +26,7 @@ import contextlib
 import errno
 import os
 import stat as st
-from typing import BinaryIO, Self
+from typing import BinaryIO, Self, cast
 
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
@@ -238,7 +238,9 @@ class HostBackend:
                 raise fs_error(errno.EISDIR)
             if not st.S_ISREG(info.st_mode):
                 raise fs_error(errno.EACCES)
-            fobj = os.fdopen(fd, "r+b" if mode.startswith("x+") else mode.replace("x", "w"))
+            # a binary mode always (mode_flags accepted it), so the file object is binary
+            fobj = cast(BinaryIO, os.fdopen(fd, "r+b" if mode.startswith("x+") else
+                                            mode.replace("x", "w")))
         except BaseException:
             os.close(fd)
             raise

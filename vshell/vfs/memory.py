@@ -276,7 +276,7 @@ def _may(fobj: Any, mode: str) -> bool:
     euid = os.geteuid()
     if euid == 0:
         return True
-    bits = fobj.st_mode
+    bits: int = fobj.st_mode
     if fobj.st_uid == euid:
         shift = 6
     elif fobj.st_gid == os.getegid():
@@ -488,10 +488,10 @@ class MemoryBackend:
                     live.dirty = True
                     live.publish()
         if mode == "rb":
-            return io.BufferedReader(raw, _BUFFER)  # type: ignore[return-value]
+            return io.BufferedReader(raw, _BUFFER)
         if "+" in mode:
-            return io.BufferedRandom(raw, _BUFFER)  # type: ignore[return-value]
-        return io.BufferedWriter(raw, _BUFFER)  # type: ignore[return-value]
+            return io.BufferedRandom(raw, _BUFFER)
+        return io.BufferedWriter(raw, _BUFFER)
 
     def _live_open(self, fobj: Any, count: bool) -> _Live:
         """The live buffer of ``fobj`` (created on demand); call with the lock held."""
@@ -561,7 +561,8 @@ class MemoryBackend:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EINVAL)
-            return self._os.readlink(self._final(parts, False, ctx))
+            target: str = self._os.readlink(self._final(parts, False, ctx))
+            return target
 
     def realpath(self, parts: Parts, strict: bool, ctx: Ctx) -> Parts:
         with self._lock:

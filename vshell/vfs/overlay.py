@@ -134,7 +134,8 @@ class OverlayBackend:
 
     def _upper_stat(self, parts: Parts, ctx: Ctx) -> os.stat_result | None:
         try:
-            return self.upper.stat(parts, False, self._raw(ctx))
+            info: os.stat_result = self.upper.stat(parts, False, self._raw(ctx))
+            return info
         except (FileNotFoundError, NotADirectoryError):
             return None
 
@@ -347,7 +348,7 @@ class OverlayBackend:
                 if found is None:
                     raise fs_error(errno.ENOENT)
                 layer = self.upper if found[0] == "u" else self.host
-                return layer.open(r, mode, ctx)  # type: ignore[no-any-return]
+                return layer.open(r, mode, ctx)
             if found is None:
                 if not flags & os.O_CREAT:
                     raise fs_error(errno.ENOENT)

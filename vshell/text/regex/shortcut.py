@@ -82,7 +82,7 @@ def exact_set(tree: Node) -> frozenset[str] | None:
         inner = body[0]
         while isinstance(inner, Group):
             inner = inner.node
-        branches = inner.branches if isinstance(inner, Alt) else [inner]
+        branches: list[Node] = inner.branches if isinstance(inner, Alt) else [inner]
     else:
         branches = [Cat(body)]
     out = set()
