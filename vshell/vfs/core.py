@@ -262,7 +262,7 @@ class VFS:
         copy-on-write backends are left untouched (no host write, no spurious change):
         their missing parents are only shown, as synthetic directories."""
         for parts in sorted(self._mount_parents, key=len):
-            mount, rel = self._find_mount(parts)  # type: ignore[misc]
+            mount, rel = self._find_mount(parts)  # type: ignore[misc]  # a mount parent always lies in a mount
             if type(mount.backend) is not MemoryBackend:
                 continue
             try:
@@ -440,11 +440,11 @@ class VFS:
         if node in ("dir", "fddir"):
             raise fs_error(errno.EISDIR)
         if node == "dev":
-            return open_device(rest[0], path, readable, writable)  # type: ignore[return-value]
+            return open_device(rest[0], path, readable, writable)  # type: ignore[return-value]  # device files are binary file objects without BinaryIO's whole surface
         fd = self._fd_of(rest)
         if fd is None:
             raise fs_error(errno.EBADF)
-        return open_stream(self._fds, fd, path, readable, writable)  # type: ignore[return-value]
+        return open_stream(self._fds, fd, path, readable, writable)  # type: ignore[return-value]  # a descriptor's stream is one of the run's binary streams
 
     def _dev_list(self, rest: Parts) -> list[tuple[str, str]]:
         node = self._dev_node(rest)

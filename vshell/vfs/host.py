@@ -245,7 +245,7 @@ class HostBackend:
             os.close(fd)
             raise
         try:
-            fobj.raw.name = join_parts(parts, ctx.vroot)  # type: ignore[attr-defined]
+            fobj.raw.name = join_parts(parts, ctx.vroot)  # type: ignore[attr-defined]  # a buffered file's raw FileIO; its name becomes the virtual path
         except (AttributeError, TypeError):
             pass
         return fobj

@@ -27,7 +27,7 @@ import secrets
 import stat as st
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from vshell.records import record
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
@@ -92,11 +92,11 @@ def _under(parts: Parts, base: Parts) -> bool:
 class OverlayBackend:
     """A Backend over ``host_dir`` whose writes all land in ``upper`` (copy-on-write)."""
 
-    def __init__(self, host_dir: str | os.PathLike[str], upper: Any = None,
+    def __init__(self, host_dir: str | os.PathLike[str], upper: MemoryBackend | None = None,
                  budget: MemoryBudget | None = None) -> None:
         self.host = HostBackend(host_dir)
         self.budget = budget
-        self.upper: Any = upper if upper is not None else MemoryBackend(budget=budget)
+        self.upper: MemoryBackend = upper if upper is not None else MemoryBackend(budget=budget)
         self.hidden: set[Parts] = set()
         self.origins: dict[Parts, Origin] = {}
         # Host locations another mount governs or vshell keeps private (set by the VFS
@@ -243,7 +243,8 @@ class OverlayBackend:
                 raise fs_error(errno.ENOTDIR)
         return tuple(resolved)
 
-    def _final(self, parts: Parts, follow: bool, ctx: Ctx) -> tuple[Parts, Any]:
+    def _final(self, parts: Parts, follow: bool, ctx: Ctx
+               ) -> tuple[Parts, tuple[str, os.stat_result] | None]:
         """Resolved parts (guarded) and their merged lookup (None when missing)."""
         r = self._resolve(parts, follow, ctx)
         ctx.guard(r)
@@ -361,14 +362,14 @@ class OverlayBackend:
                     raise fs_error(errno.EISDIR)
                 if found[0] == "h":
                     self._copy_up(r, ctx)  # the copied mode bits still refuse a 0444 file
-            return self.upper.open(r, mode, ctx)  # type: ignore[no-any-return]
+            return self.upper.open(r, mode, ctx)
 
     def stat(self, parts: Parts, follow: bool, ctx: Ctx) -> os.stat_result:
         with self._lock:
             _, found = self._final(parts, follow, ctx)
             if found is None:
                 raise fs_error(errno.ENOENT)
-            return found[1]  # type: ignore[no-any-return]
+            return found[1]
 
     def _merged_entries(self, r: Parts, ctx: Ctx) -> dict[str, str]:
         raw = self._raw(ctx)
@@ -623,7 +624,7 @@ class OverlayBackend:
 
     def _upper_bytes(self, parts: Parts, ctx: Ctx) -> bytes:
         with self.upper.open(parts, "rb", ctx) as f:
-            return f.read()  # type: ignore[no-any-return]
+            return f.read()
 
     def changes(self, vroot: str = "/") -> list[Change]:
         """Every difference between the merged view and the host as it is now."""

@@ -314,7 +314,7 @@ class Regex:
             lin = self._linear
             if lin is not None and len(subject) <= linear.MAX_SUBJECT:
                 return lin.search(subject, pos) if endpos is None else lin.search(
-                    subject, pos, endpos)  # type: ignore[return-value]
+                    subject, pos, endpos)  # type: ignore[return-value]  # the linear engine returns re.Match, which quacks as our Match
             data = self._same_offsets(subject)
             if data is not None:
                 n = len(data)
@@ -381,7 +381,7 @@ class Regex:
             lin = self._linear
             if (lin is not None and not self.can_match_empty
                     and len(subject) <= linear.MAX_SUBJECT):
-                yield from lin.finditer(subject, pos, n)  # type: ignore[misc]
+                yield from lin.finditer(subject, pos, n)  # type: ignore[misc]  # re.Match objects quack as our Match
                 return
             data = self._same_offsets(subject)
             if data is not None:
@@ -744,7 +744,7 @@ def _literal_text(tree: Node) -> str | None:
     items = tree.items if isinstance(tree, Cat) else [tree]
     if not items or not all(isinstance(n, Lit) for n in items):
         return None
-    text = "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]
+    text = "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]  # every item was just checked to be a Lit
     return None if any("\ud800" <= c <= "\udfff" for c in text) else text
 
 

@@ -67,7 +67,7 @@ def _text(node: Node) -> str | None:
     items = _flat(node)
     if not all(isinstance(n, Lit) and _plain(n.cp) for n in items):
         return None
-    return "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]
+    return "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]  # every item was just checked to be a Lit
 
 
 def exact_set(tree: Node) -> frozenset[str] | None:
