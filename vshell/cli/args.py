@@ -11,6 +11,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from vshell import __version__
 from vshell.records import field, record
 
 if TYPE_CHECKING:
@@ -48,6 +49,16 @@ class Options:
 
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def info_text(opts: Options, help_text: str) -> str | None:
+    """What ``--help`` or ``--version`` prints (None for a run): one answer for both front
+    ends, each with its own help text."""
+    if opts.action == "help":
+        return help_text
+    if opts.action == "version":
+        return f"vshell {__version__}\n"
+    return None
 
 
 def parse_duration(text: str) -> float | None:

@@ -13,9 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
-from vshell import __version__
-from vshell.cli.args import ConfigError, UsageError, build_sandbox, parse_args
-from vshell.cli.run import run_file, run_script, run_stdin_script
+from vshell.cli.args import ConfigError, UsageError, build_sandbox, info_text, parse_args
+from vshell.cli.run import run_session
 
 USAGE = """\
 usage: vshell [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--allow-net ENTRY]...
@@ -111,11 +110,9 @@ def _main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         sys.stderr.write(f"vshell: {e}\nTry 'vshell --help' for more information.\n")
         return 2
-    if opts.action == "help":
-        sys.stdout.write(HELP)
-        return 0
-    if opts.action == "version":
-        sys.stdout.write(f"vshell {__version__}\n")
+    info = info_text(opts, HELP)
+    if info is not None:
+        sys.stdout.write(info)
         return 0
     if opts.try_mode:
         from vshell.cli.review import try_main
@@ -129,17 +126,7 @@ def _main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"vshell: {e}\n")
         return 2
     with sb:
-        if opts.command is not None:
-            sb.dash_c = True
-            status = run_script(sb, opts.command, opts.args, None)
-        elif opts.file is not None:
-            status = run_file(sb, opts.file, opts.args)
-        elif sys.stdin is not None and not sys.stdin.isatty():
-            status = run_stdin_script(sb)
-        else:
-            from vshell.cli.repl import run_repl
-
-            status = run_repl(sb, history_file=opts.history_file)
+        status = run_session(sb, opts, piped_script=True)
         if opts.overlay is None and any(m == "cow" for _, _, m in opts.mounts):
             # cow changes die with this process: say so
             from vshell.cli.review import discard_notice

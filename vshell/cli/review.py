@@ -14,8 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from vshell.cli.args import build_sandbox
-from vshell.cli.repl import run_repl
-from vshell.cli.run import run_file, run_script
+from vshell.cli.run import run_session
 from vshell.command import normpath
 from vshell.overlay_review import (
     OverlayStateError,
@@ -216,13 +215,7 @@ def try_main(opts: Options) -> int:
         sys.stderr.write(f"vshell: {e}\n")
         return 2
     with sb:
-        if opts.command is not None:
-            sb.dash_c = True
-            status = run_script(sb, opts.command, opts.args, None)
-        elif opts.file is not None:
-            status = run_file(sb, opts.file, opts.args)
-        else:
-            status = run_repl(sb, history_file=opts.history_file)
+        status = run_session(sb, opts, piped_script=False)
         changes = sb.changes()
     if not changes:
         sys.stderr.write("vshell: no changes\n")

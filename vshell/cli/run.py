@@ -16,6 +16,7 @@ from vshell.command import CancelToken, normpath
 from vshell.result import Outcome, Result
 
 if TYPE_CHECKING:
+    from vshell.cli.args import Options
     from vshell.sandbox import Sandbox
 
 
@@ -62,6 +63,21 @@ def _arm_watchdog(timeout: float | None) -> bool:
     except (ValueError, OSError):  # not the main thread
         return False
     return True
+
+
+def run_session(sb: Sandbox, opts: Options, *, piped_script: bool) -> int:
+    """Run what the command line chose on ``sb``: ``-c SCRIPT``, a FILE, else (with
+    ``piped_script``) a script piped to stdin, else the REPL; the exit status."""
+    if opts.command is not None:
+        sb.dash_c = True
+        return run_script(sb, opts.command, opts.args, None)
+    if opts.file is not None:
+        return run_file(sb, opts.file, opts.args)
+    if piped_script and sys.stdin is not None and not sys.stdin.isatty():
+        return run_stdin_script(sb)
+    from vshell.cli.repl import run_repl  # only a session without -c or FILE needs it
+
+    return run_repl(sb, history_file=opts.history_file)
 
 
 def run_script(sb: Sandbox, script: str, args: list[str], name: str | None) -> int:

@@ -561,37 +561,30 @@ class VFS:
         """Status of ``path`` itself (a final symlink is not followed)."""
         return self._stat(path, False)
 
-    def exists(self, path: str) -> bool:
+    def _mode(self, path: str, follow: bool) -> int | None:
+        """``st_mode`` of ``path``, None when it cannot be seen (the ``is*`` questions)."""
         try:
-            self._stat(path, True)
+            return self._stat(path, follow).st_mode
         except (OSError, ValueError):
-            return False
-        return True
+            return None
+
+    def exists(self, path: str) -> bool:
+        return self._mode(path, True) is not None
 
     def lexists(self, path: str) -> bool:
-        try:
-            self._stat(path, False)
-        except (OSError, ValueError):
-            return False
-        return True
+        return self._mode(path, False) is not None
 
     def isdir(self, path: str) -> bool:
-        try:
-            return st.S_ISDIR(self._stat(path, True).st_mode)
-        except (OSError, ValueError):
-            return False
+        mode = self._mode(path, True)
+        return mode is not None and st.S_ISDIR(mode)
 
     def isfile(self, path: str) -> bool:
-        try:
-            return st.S_ISREG(self._stat(path, True).st_mode)
-        except (OSError, ValueError):
-            return False
+        mode = self._mode(path, True)
+        return mode is not None and st.S_ISREG(mode)
 
     def islink(self, path: str) -> bool:
-        try:
-            return st.S_ISLNK(self._stat(path, False).st_mode)
-        except (OSError, ValueError):
-            return False
+        mode = self._mode(path, False)
+        return mode is not None and st.S_ISLNK(mode)
 
     @_follows_cross_mount
     def _list(self, path: str) -> tuple[Parts, list[tuple[str, str]]]:

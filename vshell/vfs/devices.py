@@ -28,8 +28,8 @@ STREAM_MODE = st.S_IFIFO | 0o600
 _CHUNK_LIMIT = 1 << 24  # largest single read from an endless device
 
 
-class _Device(io.RawIOBase):
-    """Base for the endless / empty character devices."""
+class _OpenedAs(io.RawIOBase):
+    """A raw file that reads and writes as it was opened (``open()``'s mode, not its own)."""
 
     def __init__(self, name: str, readable: bool, writable: bool) -> None:
         super().__init__()
@@ -42,6 +42,10 @@ class _Device(io.RawIOBase):
 
     def writable(self) -> bool:
         return self._writable
+
+
+class _Device(_OpenedAs):
+    """Base for the endless / empty character devices."""
 
     def write(self, data: Any) -> int:
         if not self._writable:
@@ -126,21 +130,12 @@ def open_device(name: str, path: str, readable: bool, writable: bool) -> io.RawI
     return _KINDS[name](path, readable, writable)
 
 
-class StreamView(io.RawIOBase):
+class StreamView(_OpenedAs):
     """A non-closing file view of a shell stream (a pipe, a capped sink, a BytesIO …)."""
 
     def __init__(self, stream: Any, name: str, readable: bool, writable: bool) -> None:
-        super().__init__()
+        super().__init__(name, readable, writable)
         self._stream = stream
-        self.name = name
-        self._readable = readable
-        self._writable = writable
-
-    def readable(self) -> bool:
-        return self._readable
-
-    def writable(self) -> bool:
-        return self._writable
 
     def _need(self, attr: str) -> Any:
         if self.closed:

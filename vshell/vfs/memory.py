@@ -27,6 +27,7 @@ from typing import Any, BinaryIO
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.errors import escape_error, fs_error
 from vshell.vfs.host import MAX_SYMLINKS
+from vshell.vfs.links import append_missing_tail
 from vshell.vfs.paths import join_parts, split_path
 from vshell.vfs.stats import to_stat_result
 
@@ -414,14 +415,7 @@ class MemoryBackend:
                     resolved.append(name)
                     break
                 if missing_ok:
-                    resolved.append(name)
-                    for rest in reversed(pending):
-                        if rest == "..":
-                            if not resolved:
-                                raise escape_error()
-                            resolved.pop()
-                        else:
-                            resolved.append(rest)
+                    append_missing_tail(resolved, name, pending)
                     break
                 raise fs_error(errno.ENOENT)
             mode = obj.st_mode

@@ -34,7 +34,7 @@ from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
 from vshell.vfs.errors import CrossMount, Rerouted, escape_error, fs_error
 from vshell.vfs.host import DIR_WALK, MAX_SYMLINKS, HostBackend
-from vshell.vfs.links import relative_link_parts, resolves_inside
+from vshell.vfs.links import append_missing_tail, relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts
 
@@ -211,14 +211,7 @@ class OverlayBackend:
                     resolved.append(name)
                     break
                 if missing_ok:
-                    resolved.append(name)
-                    for rest in reversed(pending):
-                        if rest == "..":
-                            if not resolved:
-                                raise escape_error()
-                            resolved.pop()
-                        elif rest != ".":
-                            resolved.append(rest)
+                    append_missing_tail(resolved, name, pending)
                     break
                 raise fs_error(errno.ENOENT)
             layer, info = found
@@ -249,6 +242,14 @@ class OverlayBackend:
         r = self._resolve(parts, follow, ctx)
         ctx.guard(r)
         return r, self._lookup(r, ctx)
+
+    def _existing(self, parts: Parts, follow: bool, ctx: Ctx
+                  ) -> tuple[Parts, tuple[str, os.stat_result]]:
+        """Like ``_final``, for an entry that must exist (ENOENT otherwise)."""
+        r, found = self._final(parts, follow, ctx)
+        if found is None:
+            raise fs_error(errno.ENOENT)
+        return r, found
 
     def _need_parent(self, r: Parts, ctx: Ctx) -> None:
         """The parent of a new entry must be a directory in the merged view."""
@@ -366,9 +367,7 @@ class OverlayBackend:
 
     def stat(self, parts: Parts, follow: bool, ctx: Ctx) -> os.stat_result:
         with self._lock:
-            _, found = self._final(parts, follow, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            _, found = self._existing(parts, follow, ctx)
             return found[1]
 
     def _merged_entries(self, r: Parts, ctx: Ctx) -> dict[str, str]:
@@ -386,9 +385,7 @@ class OverlayBackend:
 
     def scandir(self, parts: Parts, ctx: Ctx) -> Listing:
         with self._lock:
-            r, found = self._final(parts, True, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, True, ctx)
             if not st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.ENOTDIR)
             return r, list(self._merged_entries(r, ctx).items())
@@ -397,9 +394,7 @@ class OverlayBackend:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EINVAL)
-            r, found = self._final(parts, False, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, False, ctx)
             if not st.S_ISLNK(found[1].st_mode):
                 raise fs_error(errno.EINVAL)
             return self._link_text(r, found[0], ctx)
@@ -414,9 +409,7 @@ class OverlayBackend:
 
     def access(self, parts: Parts, mode: int, ctx: Ctx) -> bool:
         with self._lock:
-            r, found = self._final(parts, True, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, True, ctx)
             layer = self.upper if found[0] == "u" else self.host
             return bool(layer.access(r, mode, self._raw(ctx)))
 
@@ -437,9 +430,7 @@ class OverlayBackend:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EBUSY)
-            r, found = self._final(parts, False, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, False, ctx)
             if not st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.ENOTDIR)
             if self._merged_entries(r, ctx):
@@ -452,9 +443,7 @@ class OverlayBackend:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EISDIR)
-            r, found = self._final(parts, False, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, False, ctx)
             if st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.EISDIR)
             if found[0] == "u":
@@ -527,9 +516,7 @@ class OverlayBackend:
 
     def _changed(self, parts: Parts, follow: bool, ctx: Ctx) -> Parts:
         """Resolve, guard and copy up an existing object about to change in place."""
-        r, found = self._final(parts, follow, ctx)
-        if found is None:
-            raise fs_error(errno.ENOENT)
+        r, found = self._existing(parts, follow, ctx)
         if found[0] == "h":
             if st.S_ISDIR(found[1].st_mode):
                 self._upper_dirs(r, ctx)
@@ -552,9 +539,7 @@ class OverlayBackend:
 
     def truncate(self, parts: Parts, length: int, ctx: Ctx) -> None:
         with self._lock:
-            r, found = self._final(parts, True, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, True, ctx)
             if st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.EISDIR)
             r = self._changed(parts, True, ctx)
