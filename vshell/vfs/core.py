@@ -1164,12 +1164,7 @@ class VFS:
     def chmod(self, path: str, mode: int, follow_symlinks: bool = True) -> None:
         """Change permission bits (OSError(EOPNOTSUPP) on a symlink itself)."""
         follow_symlinks = self._follows_for_slash(path, follow_symlinks)
-        if self._is_mount_root(path):
-            self._root_op(path, lambda m, c: m.backend.chmod((), mode, follow_symlinks, c))
-            return
-        self._simple_write(
-            path, lambda m, r, c: m.backend.chmod(r, mode, follow_symlinks, c), errno.EBUSY
-        )
+        self._set_meta(path, lambda m, r, c: m.backend.chmod(r, mode, follow_symlinks, c))
 
     @_follows_cross_mount
     def utime(
@@ -1193,12 +1188,7 @@ class VFS:
                 return
             except OSError as exc:
                 raise rename_error(exc, path) from None
-        if self._is_mount_root(path):
-            self._root_op(path, lambda m, c: m.backend.utime((), ns, follow_symlinks, c))
-            return
-        self._simple_write(
-            path, lambda m, r, c: m.backend.utime(r, ns, follow_symlinks, c), errno.EBUSY
-        )
+        self._set_meta(path, lambda m, r, c: m.backend.utime(r, ns, follow_symlinks, c))
 
     @_follows_cross_mount
     def truncate(self, path: str, length: int) -> None:
@@ -1218,6 +1208,13 @@ class VFS:
     def _is_mount_root(self, path: str) -> bool:
         parts, _ = self._split(path)
         return parts in self._table
+
+    def _set_meta(self, path: str, op: Callable[[Mount, Parts, Ctx], None]) -> None:
+        """A change of metadata (chmod, utime), which a mount's root takes too."""
+        if self._is_mount_root(path):
+            self._root_op(path, lambda m, c: op(m, (), c))
+            return
+        self._simple_write(path, op, errno.EBUSY)
 
     def _root_op(self, path: str, op: Callable[[Mount, Ctx], None]) -> None:
         parts, _ = self._split(path)

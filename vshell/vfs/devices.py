@@ -43,6 +43,17 @@ class _OpenedAs(io.RawIOBase):
     def writable(self) -> bool:
         return self._writable
 
+    def read(self, size: int | None = -1) -> bytes:
+        raise NotImplementedError
+
+    def readall(self) -> bytes:
+        return self.read(-1)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
 
 class _Device(_OpenedAs):
     """Base for the endless / empty character devices."""
@@ -62,14 +73,6 @@ class _Device(_OpenedAs):
             # An endless device cannot be read whole; fail as a real system runs out.
             raise fs_error(errno.ENOMEM, self.name)
         return self._fill(min(size, _CHUNK_LIMIT))
-
-    def readall(self) -> bytes:
-        return self.read(-1)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
 
     def readline(self, size: int | None = -1) -> bytes:
         return self.read(8192 if size is None or size < 0 else size)
@@ -159,14 +162,6 @@ class StreamView(_OpenedAs):
     def read(self, size: int | None = -1) -> bytes:
         data = self._call("read", -1 if size is None else size)
         return bytes(data) if data is not None else b""
-
-    def readall(self) -> bytes:
-        return self.read(-1)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
 
     def readline(self, size: int | None = -1) -> bytes:
         if self.closed:

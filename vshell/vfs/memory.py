@@ -411,10 +411,7 @@ class MemoryBackend:
                 resolved.append(name)
                 break
             if obj is None:
-                if last:
-                    resolved.append(name)
-                    break
-                if missing_ok:
+                if last or missing_ok:  # the last name may be missing; past it, the rest too
                     append_missing_tail(resolved, name, pending)
                     break
                 raise fs_error(errno.ENOENT)

@@ -207,10 +207,7 @@ class OverlayBackend:
             except Rerouted as moved:  # a host directory another mount governs
                 raise Rerouted(join_parts(tuple(pending[::-1]), moved.vpath)) from None
             if found is None:
-                if last:
-                    resolved.append(name)
-                    break
-                if missing_ok:
+                if last or missing_ok:  # the last name may be missing; past it, the rest too
                     append_missing_tail(resolved, name, pending)
                     break
                 raise fs_error(errno.ENOENT)
@@ -250,6 +247,18 @@ class OverlayBackend:
         if found is None:
             raise fs_error(errno.ENOENT)
         return r, found
+
+    def _new_entry(self, parts: Parts, ctx: Ctx) -> Parts:
+        """The resolved parts where a new entry goes (EEXIST if taken), its upper parents
+        made."""
+        if not parts:
+            raise fs_error(errno.EEXIST)
+        r, found = self._final(parts, False, ctx)
+        if found is not None:
+            raise fs_error(errno.EEXIST)
+        self._need_parent(r, ctx)
+        self._upper_dirs(r[:-1], ctx)
+        return r
 
     def _need_parent(self, r: Parts, ctx: Ctx) -> None:
         """The parent of a new entry must be a directory in the merged view."""
@@ -417,13 +426,7 @@ class OverlayBackend:
 
     def mkdir(self, parts: Parts, mode: int, ctx: Ctx) -> None:
         with self._lock:
-            if not parts:
-                raise fs_error(errno.EEXIST)
-            r, found = self._final(parts, False, ctx)
-            if found is not None:
-                raise fs_error(errno.EEXIST)
-            self._need_parent(r, ctx)
-            self._upper_dirs(r[:-1], ctx)
+            r = self._new_entry(parts, ctx)
             self.upper.mkdir(r, mode, ctx)
 
     def rmdir(self, parts: Parts, ctx: Ctx) -> None:
@@ -486,13 +489,7 @@ class OverlayBackend:
 
     def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None:
         with self._lock:
-            if not parts:
-                raise fs_error(errno.EEXIST)
-            r, found = self._final(parts, False, ctx)
-            if found is not None:
-                raise fs_error(errno.EEXIST)
-            self._need_parent(r, ctx)
-            self._upper_dirs(r[:-1], ctx)
+            r = self._new_entry(parts, ctx)
             self.upper.symlink(target, r, self._raw(ctx))
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
