@@ -18,7 +18,7 @@ import stat as st
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, BinaryIO, TypeVar, cast
 
 from vshell.records import record
@@ -147,6 +147,30 @@ _MAX_HOPS = 40
 
 
 _Op = TypeVar("_Op", bound=Callable[..., Any])
+
+
+class _TreeTooLarge(Exception):
+    """A rename's scan of the moved tree met more than _RENAME_SCAN_LIMIT entries."""
+
+
+def _scan_tree(backend: Any, top: Parts, raw: Ctx) -> Iterator[tuple[Parts, str, str]]:
+    """(resolved parts of the directory, name, kind) of every entry below ``top``, depth
+    first; unreadable directories are passed over; _TreeTooLarge past the limit."""
+    stack = [top]
+    budget = _RENAME_SCAN_LIMIT
+    while stack:
+        rel = stack.pop()
+        try:
+            resolved, entries = backend.scandir(rel, raw)
+        except OSError:
+            continue
+        for name, kind in entries:
+            budget -= 1
+            if budget < 0:
+                raise _TreeTooLarge
+            if kind == "d":
+                stack.append((*resolved, name))
+            yield resolved, name, kind
 
 
 def _follows_cross_mount(fn: _Op) -> _Op:
@@ -961,34 +985,24 @@ class VFS:
     def _scan_links_moved(backend: Any, top: Parts, rise: int, ctx: Ctx) -> None:
         """EPERM when a tree moved ``rise`` levels up holds a link that would then escape."""
         raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
-        stack = [top]
-        budget = _RENAME_SCAN_LIMIT
-        while stack:
-            rel = stack.pop()
-            try:
-                resolved, entries = backend.scandir(rel, raw)
-            except OSError:
-                continue
-            for name, kind in entries:
-                budget -= 1
-                if budget < 0:
+        try:
+            for resolved, name, kind in _scan_tree(backend, top, raw):
+                if kind != "l":
+                    continue
+                try:
+                    target = backend.readlink((*resolved, name), raw)
+                except OSError:
+                    continue  # another mount's or private: not moved with this tree
+                if target.startswith("/"):
+                    continue
+                names = [p for p in target.split("/") if p not in ("", ".")]
+                climb = 0
+                while climb < len(names) and names[climb] == "..":
+                    climb += 1
+                if climb > len(resolved) - rise:
                     raise fs_error(errno.EPERM)
-                here = (*resolved, name)
-                if kind == "d":
-                    stack.append(here)
-                elif kind == "l":
-                    try:
-                        target = backend.readlink(here, raw)
-                    except OSError:
-                        continue  # another mount's or private: not moved with this tree
-                    if target.startswith("/"):
-                        continue
-                    names = [p for p in target.split("/") if p not in ("", ".")]
-                    climb = 0
-                    while climb < len(names) and names[climb] == "..":
-                        climb += 1
-                    if climb > len(resolved) - rise:
-                        raise fs_error(errno.EPERM)
+        except _TreeTooLarge:
+            raise fs_error(errno.EPERM) from None
 
     def _two_paths(self, src: str, dst: str) -> tuple[Mount, Parts, Parts, Ctx]:
         sparts, _ = self._split(src)
@@ -1137,27 +1151,16 @@ class VFS:
                 ):
                     return True
         raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
-        src_base: str | None = None
-        stack: list[Parts] = [srel]
-        budget = _RENAME_SCAN_LIMIT
-        while stack:
-            rel = stack.pop()
-            try:
-                resolved, entries = backend.scandir(rel, raw)
-            except OSError:
-                continue
-            if src_base is None:
-                src_base = join_parts(resolved, mount.vpath)
-            for name, kind in entries:
-                budget -= 1
-                if budget < 0:
-                    return True
-                here = resolved + (name,)
-                vpath = join_parts(here, mount.vpath)
+        src_base: str | None = None  # the tree's own resolved path (its first entries')
+        try:
+            for resolved, name, _kind in _scan_tree(backend, srel, raw):
+                if src_base is None:
+                    src_base = join_parts(resolved, mount.vpath)
+                vpath = join_parts((*resolved, name), mount.vpath)
                 if deny.matches(vpath) and not deny.matches(dst_base + vpath[len(src_base) :]):
                     return True
-                if kind == "d":
-                    stack.append(here)
+        except _TreeTooLarge:
+            return True
         return False
 
     @_follows_cross_mount
