@@ -236,7 +236,7 @@ def normpath(path: str) -> str:
     return "/" + "/".join(parts)
 
 
-def absolute(cwd: str, path: str, fs: Any = None) -> str:
+def absolute(cwd: str, path: str, fs: VFS | None = None) -> str:
     """``path`` made absolute against ``cwd`` and normalised, keeping a final ``/`` when
     ``path`` ends with ``/`` or ``/.`` (POSIX: such a path must resolve to a directory,
     following a symlink) — the VFS reads it as "follow, and be a directory".
@@ -253,7 +253,7 @@ def absolute(cwd: str, path: str, fs: Any = None) -> str:
     return full
 
 
-def _physical_parents(fs: Any, raw: str) -> str:
+def _physical_parents(fs: VFS, raw: str) -> str:
     """``raw`` with each ``..`` taken from the real location of the path before it (a
     virtual path: the VFS resolves it, so no boundary is crossed); lexical where that
     cannot be resolved (a denied or missing prefix)."""

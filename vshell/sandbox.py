@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.command import (
     NAME_RE,
@@ -26,6 +26,15 @@ from vshell.command import (
 )
 from vshell.records import record
 from vshell.result import Outcome, Result
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import RunContext, Shell
+    from vshell.net.client import PolicyClient
+    from vshell.overlay_review import SyncResult
+    from vshell.vfs import VFS
+    from vshell.vfs.backend import Backend
+    from vshell.vfs.memory import MemoryBudget
+    from vshell.vfs.overlay_store import OverlayStore
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
@@ -96,7 +105,8 @@ def _check_cwd(cwd: str) -> str:
     return posixpath.normpath("/" + cwd.lstrip("/"))
 
 
-def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) -> Any:
+def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: MemoryBudget
+               ) -> VFS:
     from vshell import vfs
 
     built = []
@@ -138,7 +148,8 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any) ->
         raise SandboxConfigError(str(e)) from None
 
 
-def _open_overlay_store(fs: Any, overlay_dir: str | os.PathLike[str] | None) -> Any:
+def _open_overlay_store(fs: VFS, overlay_dir: str | os.PathLike[str] | None
+                        ) -> OverlayStore | None:
     """Bind the cow mounts to a persistent overlay directory, reloading earlier work."""
     if overlay_dir is None:
         return None
@@ -164,7 +175,7 @@ def _open_overlay_store(fs: Any, overlay_dir: str | os.PathLike[str] | None) -> 
     return store
 
 
-def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
+def _seed(backend: Backend, files: Mapping[str, bytes]) -> None:
     from vshell import vfs
 
     tmp = vfs.VFS(mounts=[vfs.Mount("/seed", backend)], deny=[])
@@ -275,7 +286,7 @@ class Sandbox:
         self._overlay_store = _open_overlay_store(self.fs, overlay_dir)
         self._commands = _validate_commands(commands)
         self._allow_net = list(allow_net)
-        self._http: Any = None
+        self._http: PolicyClient | None = None
         self._net_options = {"ca_bundle": ca_bundle, "block_private": block_private_addresses}
         if self._allow_net:
             from vshell.net import validate_allow_list
@@ -420,7 +431,7 @@ class Sandbox:
 
         return overlay_review.diff(self.fs)
 
-    def sync(self, paths: Iterable[str] | None = None) -> Any:
+    def sync(self, paths: Iterable[str] | None = None) -> SyncResult:
         """Apply cow changes to the host (all, or those under ``paths``): a SyncResult.
 
         On conflict nothing is applied; on a failure part-way the result says exactly
@@ -461,7 +472,7 @@ class Sandbox:
             return timeout
         return min(timeout, self.timeout)
 
-    def http_client(self) -> Any:
+    def http_client(self) -> PolicyClient | None:
         if not self._allow_net:
             return None
         if self._http is None:
@@ -559,7 +570,7 @@ class Sandbox:
         return Result(outcome, status, out.getvalue(), err.getvalue(),
                       out.truncated or err.truncated, error=error)
 
-    def _stop_jobs(self, ctx: Any) -> None:
+    def _stop_jobs(self, ctx: RunContext) -> None:
         jobs = list(ctx.jobs.values())
         if not jobs:
             return
@@ -576,7 +587,7 @@ class Sandbox:
                 j.thread.join(_GRACE)
             ctx.cancel._reason = None if ctx.cancel._reason == "exit" else ctx.cancel._reason
 
-    def _run_nested(self, req: NestedRequest, ctx: Any, parent: Any) -> Result:
+    def _run_nested(self, req: NestedRequest, ctx: RunContext, parent: Shell) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.nested import new_state
         from vshell.interp.shell import RunContext, Shell
@@ -665,7 +676,7 @@ class Sandbox:
                       error=error)
 
 
-def _close_extra_fds(sh: Any, standard: Mapping[int, Any]) -> None:
+def _close_extra_fds(sh: Shell, standard: Mapping[int, Any]) -> None:
     """Close what ``exec N<file`` left open when a run ends: no later run can reach those
     descriptors, and an open file holds its memory (an unlinked one too) until closed."""
     keep = {id(s) for s in standard.values()}
@@ -683,7 +694,8 @@ class _PythonOptions:
     """What the ``python`` command reads from ``inv.python``: the per-guest cap, and the
     sandbox's memory budget every guest's linear memory is charged to."""
 
-    def __init__(self, memory_limit: int | None, memory_budget: Any = None) -> None:
+    def __init__(self, memory_limit: int | None, memory_budget: MemoryBudget | None = None
+                 ) -> None:
         self.memory_limit = memory_limit
         self.memory_budget = memory_budget
 

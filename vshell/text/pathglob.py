@@ -13,17 +13,25 @@ failglob, or the word unchanged).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
 
 from vshell.text.glob import compile_glob as compile_pattern
 from vshell.text.glob import has_magic, unescape
 
-__all__ = ["glob_expand", "split_globignore"]
+__all__ = ["GlobFS", "glob_expand", "split_globignore"]
+
+
+class GlobFS(Protocol):
+    """What the walk reads of a filesystem (the VFS; ``lexists`` too when it has one)."""
+
+    def scandir(self, path: str) -> Iterable[Any]: ...
+    def isdir(self, path: str) -> bool: ...
+    def exists(self, path: str) -> bool: ...
 
 
 def glob_expand(
-    fs: Any,
+    fs: GlobFS,
     cwd: str,
     pattern: str,
     *,
@@ -59,7 +67,7 @@ def glob_expand(
 
 class _Globber:
     def __init__(
-        self, fs: Any, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool,
+        self, fs: GlobFS, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool,
         check: Callable[[], None] | None = None,
     ) -> None:
         self.check = check or _no_check
