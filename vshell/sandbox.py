@@ -340,6 +340,27 @@ class Sandbox:
     def cwd(self) -> str:
         return self._state.cwd
 
+    @property
+    def exit_requested(self) -> bool:
+        """Whether the last run ran ``exit`` (a REPL or a piped script then ends)."""
+        return bool(getattr(self, "_exit_requested", False))
+
+    def getenv(self, name: str) -> str | None:
+        """The session's value of shell variable ``name`` (None when unset)."""
+        value: str | None = self._state.get(name)
+        return value
+
+    def set_script(self, name: str | None = None, args: Sequence[str] | None = None,
+                   main_file: str | None = None) -> None:
+        """What ``$0``, the positional parameters and ``BASH_SOURCE``'s bottom entry (the
+        script file, FUNCNAME's "main") are in the next runs; None leaves one as it is."""
+        if name is not None:
+            self._state.script_name = name
+        if args is not None:
+            self._state.positional = list(args)
+        if main_file is not None:
+            self._state.main_file = main_file
+
     def exec(
         self,
         script: str | bytes,

@@ -94,7 +94,7 @@ def _path_completions(sb: Sandbox, word: str, dirs_only: bool = False
 
 
 def _home(sb: Sandbox) -> str:
-    return sb._state.get("HOME") or "/"
+    return sb.getenv("HOME") or "/"
 
 
 def complete(sb: Sandbox, before: str) -> tuple[int, list[tuple[str, str]]]:
@@ -252,7 +252,7 @@ class _Repl:
             return False
         if res.outcome is Outcome.INVALID:  # a syntax error never ends an interactive shell
             return True
-        return not getattr(self.sb, "_exit_requested", False)
+        return not self.sb.exit_requested
 
     def run(self) -> int:
         old = self._install()

@@ -83,10 +83,9 @@ def run_session(sb: Sandbox, opts: Options, *, piped_script: bool) -> int:
 def run_script(sb: Sandbox, script: str, args: list[str], name: str | None) -> int:
     """Run ``script`` (``-c`` or a file's text) with ``args`` as $0 and the positionals."""
     if args:
-        sb._state.script_name = args[0]
-        sb._state.positional = list(args[1:])
+        sb.set_script(args[0], args[1:])
     elif name is not None:
-        sb._state.script_name = name
+        sb.set_script(name)
     stdin = sys.stdin.buffer if sys.stdin is not None else None
     out = StdStream(sys.stdout.buffer)
     err = StdStream(sys.stderr.buffer)
@@ -130,8 +129,7 @@ def run_file(sb: Sandbox, path: str, args: list[str]) -> int:
     except OSError as e:
         sys.stderr.write(f"vshell: {path}: {e.strerror or e}\n")
         return 127
-    sb._state.positional = list(args)
-    sb._state.main_file = path  # BASH_SOURCE's bottom entry, FUNCNAME's "main"
+    sb.set_script(args=args, main_file=path)
     return run_script(sb, source, [], path)
 
 
@@ -179,7 +177,7 @@ def run_stdin_script(sb: Sandbox) -> int:
         res, stopped = _exec_once(sb, script, stream, out, err)
         if stopped is not None:
             return stopped, stopped == 143
-        ended = res.outcome is Outcome.INVALID or bool(getattr(sb, "_exit_requested", False))
+        ended = res.outcome is Outcome.INVALID or sb.exit_requested
         return res.exit_code, ended
 
     try:
