@@ -10,9 +10,10 @@ ever starts a host process.  The public API:
         print(res.exit_code, res.stdout)
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
+# Only the names of ``__all__`` are public here: helpers carry a leading underscore, and
+# tests/unit/test_public_api.py checks it (so no ``from __future__ import annotations``,
+# which would leave a public ``annotations`` behind).
+import typing as _typing
 
 __version__ = "0.1.0"
 
@@ -50,13 +51,13 @@ _LAZY = {
     "NestedRequest": "vshell.command",
 }
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from vshell.command import Command, Exit, Invocation, NestedRequest, command, exitf
     from vshell.result import Outcome, Result, SandboxError
     from vshell.sandbox import BackendMount, HostMount, MemoryMount, Sandbox, SandboxConfigError
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     """Import the public names lazily, keeping ``vshell -c`` start-up small."""
     mod = _LAZY.get(name)
     if mod is None:

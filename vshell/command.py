@@ -20,6 +20,7 @@ from vshell.records import field, record
 if TYPE_CHECKING:
     from vshell.result import Result
     from vshell.vfs import VFS
+    from vshell.vfs.memory import MemoryBudget
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
@@ -110,7 +111,7 @@ class _ChildToken(CancelToken):
         parent = self._parent.reason
         if parent is not None:
             return parent
-        return CancelToken.reason.fget(self)  # type: ignore[attr-defined]
+        return super().reason
 
     def postpone(self, seconds: float) -> None:
         CancelToken.postpone(self, seconds)
@@ -118,7 +119,7 @@ class _ChildToken(CancelToken):
 
     def own_timeout(self) -> bool:
         """True when this token's own deadline, not the parent, stopped the run."""
-        return self._parent.reason is None and CancelToken.reason.fget(self) is not None
+        return self._parent.reason is None and super().reason is not None
 
 
 class InputStream(Protocol):
@@ -129,6 +130,31 @@ class InputStream(Protocol):
 class OutputStream(Protocol):
     def write(self, data: bytes, /) -> int: ...
     def flush(self) -> None: ...
+
+
+class HTTPClient(Protocol):
+    """``inv.http``: the sandbox's policy-checked httpx client (``vshell.net.PolicyClient``).
+
+    Commands build a request, send it, and may take a copy trusting one more CA (curl's
+    ``--cacert``), which they close; the requests and responses are httpx's own.
+    """
+
+    def build_request(self, method: str, url: Any, *, content: Any = ..., files: Any = ...,
+                      headers: Any = ..., timeout: Any = ...) -> Any: ...
+    def send(self, request: Any, *, stream: bool = ..., follow_redirects: bool = ...
+             ) -> Any: ...
+    def with_ca(self, cadata: str) -> HTTPClient: ...
+    def close(self) -> None: ...
+
+
+class PythonOptions(Protocol):
+    """``inv.python``: what the ``python`` command reads, the per-guest memory cap (None:
+    the runtime's default) and the sandbox's budget every guest's memory is charged to."""
+
+    @property
+    def memory_limit(self) -> int | None: ...
+    @property
+    def memory_budget(self) -> MemoryBudget | None: ...
 
 
 @record
@@ -161,8 +187,8 @@ class Invocation:
     env: Mapping[str, str]
     fs: VFS
     cancel: CancelToken
-    http: Any = None
-    python: Any = None
+    http: HTTPClient | None = None
+    python: PythonOptions | None = None
     # Runs argv as a command of this sandbox (functions excluded), for xargs, find -exec,
     # timeout, env, awk system(); returns the exit status.
     run_command: Callable[..., int] | None = None
@@ -220,7 +246,7 @@ def normpath(path: str) -> str:
     return "/" + "/".join(parts)
 
 
-def absolute(cwd: str, path: str, fs: Any = None) -> str:
+def absolute(cwd: str, path: str, fs: VFS | None = None) -> str:
     """``path`` made absolute against ``cwd`` and normalised, keeping a final ``/`` when
     ``path`` ends with ``/`` or ``/.`` (POSIX: such a path must resolve to a directory,
     following a symlink) — the VFS reads it as "follow, and be a directory".
@@ -237,7 +263,7 @@ def absolute(cwd: str, path: str, fs: Any = None) -> str:
     return full
 
 
-def _physical_parents(fs: Any, raw: str) -> str:
+def _physical_parents(fs: VFS, raw: str) -> str:
     """``raw`` with each ``..`` taken from the real location of the path before it (a
     virtual path: the VFS resolves it, so no boundary is crossed); lexical where that
     cannot be resolved (a denied or missing prefix)."""
@@ -305,7 +331,8 @@ class GuardedOutput:
             raise
 
     def write(self, data: Any) -> int:
-        return self._call("write", data)
+        written: int = self._call("write", data)
+        return written
 
     def flush(self) -> None:
         self._call("flush")

@@ -11,13 +11,30 @@ from __future__ import annotations
 import difflib
 import stat
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.records import field, record
 from vshell.vfs.overlay import Change, OverlayBackend
+from vshell.vfs.overlay_store import OverlayStateError, fresh_overlay_dir, recorded_mounts
 from vshell.vfs.paths import join_parts, split_path
 
-__all__ = ["SyncResult", "changes", "diff", "discard", "overlays", "sync"]
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
+
+# The overlay store's names the front ends need (an ``--overlay DIR``'s record, a fresh
+# directory for ``--try``) come from here, so no front end reaches into the VFS.
+__all__ = [
+    "LETTERS", "OverlayStateError", "SyncResult", "changes", "diff", "discard",
+    "format_changes", "fresh_overlay_dir", "overlays", "recorded_mounts", "sync",
+]
+
+# The one-letter kinds of ``vshell changes`` and the MCP ``changes`` tool (git's letters).
+LETTERS = {"add": "A", "modify": "M", "delete": "D", "type-change": "T"}
+
+
+def format_changes(changes: Iterable[tuple[str, str]]) -> str:
+    """One ``M /w/a.txt`` line per (vpath, kind), in the order given."""
+    return "".join(f"{LETTERS.get(kind, '?')} {path}\n" for path, kind in changes)
 
 
 @record
@@ -40,7 +57,7 @@ class SyncResult:
         return not self.conflicts and self.failed is None
 
 
-def overlays(fs: Any) -> list[tuple[str, OverlayBackend]]:
+def overlays(fs: VFS) -> list[tuple[str, OverlayBackend]]:
     """(mount point, backend) of every cow mount of a VFS, in mount-point order."""
     found = [(m.vpath, m.backend) for m in fs.mounts if isinstance(m.backend, OverlayBackend)]
     return sorted(found, key=lambda item: item[0])
@@ -50,7 +67,7 @@ def _vpath(vroot: str, change: Change) -> str:
     return join_parts(change.parts, vroot)
 
 
-def changes(fs: Any) -> list[tuple[str, str]]:
+def changes(fs: VFS) -> list[tuple[str, str]]:
     """Sorted (vpath, "add"|"modify"|"delete"|"type-change") for every cow mount.
 
     A removed directory is one entry: what it held is not listed again.
@@ -98,7 +115,7 @@ def _unified(old: list[str], new: list[str], name: str) -> str:
     return "".join(out)
 
 
-def diff(fs: Any) -> str:
+def diff(fs: VFS) -> str:
     """Unified diff of changed files and symlinks, git's ``old mode``/``new mode`` lines
     for a mode change; binary files are only named, directories only by a mode change."""
     parts: list[str] = []
@@ -162,7 +179,7 @@ def _selector(vroot: str, paths: Sequence[str] | None) -> Any:
     return lambda parts: any(parts[: len(w)] == w for w in wanted)
 
 
-def sync(fs: Any, paths: Iterable[str] | None = None) -> SyncResult:
+def sync(fs: VFS, paths: Iterable[str] | None = None) -> SyncResult:
     """Apply cow changes (under ``paths`` if given) to the host; see SyncResult."""
     selected = None if paths is None else list(paths)
     result = SyncResult()
@@ -188,7 +205,7 @@ def sync(fs: Any, paths: Iterable[str] | None = None) -> SyncResult:
     return result
 
 
-def discard(fs: Any) -> None:
+def discard(fs: VFS) -> None:
     """Drop every change held by the cow mounts."""
     for _, ov in overlays(fs):
         ov.discard()

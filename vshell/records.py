@@ -150,7 +150,7 @@ class _DataclassFields:
         import dataclasses
 
         built = {}
-        for f in owner.__record_fields__:  # type: ignore[attr-defined]
+        for f in owner.__record_fields__:  # type: ignore[attr-defined]  # set on every record class by record()
             kwargs: dict[str, Any] = {}
             if f.default_factory is not _MISSING:
                 kwargs["default_factory"] = f.default_factory
@@ -158,7 +158,7 @@ class _DataclassFields:
                 kwargs["default"] = f.default
             spec = dataclasses.field(repr=f.repr, compare=f.compare, **kwargs)
             spec.name = f.name
-            spec._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
+            spec._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # dataclasses' private field marker, so dataclasses.fields() works
             built[f.name] = spec
         type.__setattr__(owner, "__dataclass_fields__", built)
         return built
@@ -167,7 +167,7 @@ class _DataclassFields:
 def _build(cls: type[T], frozen: bool) -> type[T]:
     if not frozen and any(b.__dict__.get("__record_frozen__") for b in cls.__mro__[1:]):
         raise TypeError("cannot inherit non-frozen record from a frozen one")
-    cls.__record_frozen__ = frozen  # type: ignore[attr-defined]
+    cls.__record_frozen__ = frozen  # type: ignore[attr-defined]  # record()'s own class attribute
     inherited: dict[str, _Field] = {}
     for base in reversed(cls.__mro__[1:]):
         for f in base.__dict__.get("__record_fields__", ()):
@@ -175,23 +175,23 @@ def _build(cls: type[T], frozen: bool) -> type[T]:
     for f in _own_fields(cls):
         inherited[f.name] = f
     fields = list(inherited.values())
-    cls.__record_fields__ = tuple(fields)  # type: ignore[attr-defined]
-    cls.__match_args__ = tuple(f.name for f in fields)  # type: ignore[attr-defined]
-    type.__setattr__(cls, "__dataclass_fields__", _DataclassFields())
+    cls.__record_fields__ = tuple(fields)  # type: ignore[attr-defined]  # record()'s own class attribute
+    # The generated members are installed with type.__setattr__: the class is being built,
+    # which a type checker cannot follow (it sees only the class body).
+    install = type.__setattr__
+    install(cls, "__match_args__", tuple(f.name for f in fields))
+    install(cls, "__dataclass_fields__", _DataclassFields())
     own = cls.__dict__
     if "__init__" not in own:
-        cls.__init__ = _deferred_init(cls, fields, frozen)  # type: ignore[misc]
+        install(cls, "__init__", _deferred_init(cls, fields, frozen))
     if "__repr__" not in own:
-        cls.__repr__ = _repr  # type: ignore[assignment]
+        install(cls, "__repr__", _repr)
     if "__eq__" not in own:
-        cls.__eq__ = _eq  # type: ignore[assignment,method-assign]
-        if frozen:
-            cls.__hash__ = _hash  # type: ignore[assignment,method-assign]
-        else:
-            cls.__hash__ = None  # type: ignore[assignment]
+        install(cls, "__eq__", _eq)
+        install(cls, "__hash__", _hash if frozen else None)
     if frozen:
-        cls.__setattr__ = _frozen_setattr  # type: ignore[assignment,method-assign]
-        cls.__delattr__ = _frozen_delattr  # type: ignore[assignment,method-assign]
+        install(cls, "__setattr__", _frozen_setattr)
+        install(cls, "__delattr__", _frozen_delattr)
     return cls
 
 
@@ -211,7 +211,7 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False) -> Any:
 
 def replace(obj: T, /, **changes: Any) -> T:
     """A copy of record ``obj`` with some fields changed (``dataclasses.replace``)."""
-    values = {f.name: getattr(obj, f.name) for f in obj.__record_fields__}  # type: ignore[attr-defined]
+    values = {f.name: getattr(obj, f.name) for f in obj.__record_fields__}  # type: ignore[attr-defined]  # set on every record class by record()
     values.update(changes)
     return obj.__class__(**values)
 

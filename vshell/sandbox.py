@@ -13,11 +13,28 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import IO, Any
+from typing import TYPE_CHECKING, Any
 
-from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
+from vshell.command import (
+    NAME_RE,
+    Cancelled,
+    CancelToken,
+    Command,
+    InputStream,
+    NestedRequest,
+    OutputStream,
+)
 from vshell.records import record
 from vshell.result import Outcome, Result
+
+if TYPE_CHECKING:
+    from vshell.interp.shell import RunContext, Shell
+    from vshell.net.client import PolicyClient
+    from vshell.overlay_review import SyncResult
+    from vshell.vfs import VFS
+    from vshell.vfs.backend import Backend
+    from vshell.vfs.memory import MemoryBudget
+    from vshell.vfs.overlay_store import OverlayStore
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
@@ -88,8 +105,8 @@ def _check_cwd(cwd: str) -> str:
     return posixpath.normpath("/" + cwd.lstrip("/"))
 
 
-def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any,
-               commands: Callable[[], Iterable[str]] | None = None) -> Any:
+def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: MemoryBudget,
+               commands: Callable[[], Iterable[str]] | None = None) -> VFS:
     from vshell import vfs
 
     built = []
@@ -131,7 +148,8 @@ def _build_vfs(mounts: Sequence[MountSpec], deny: Sequence[str], budget: Any,
         raise SandboxConfigError(str(e)) from None
 
 
-def _open_overlay_store(fs: Any, overlay_dir: str | os.PathLike[str] | None) -> Any:
+def _open_overlay_store(fs: VFS, overlay_dir: str | os.PathLike[str] | None
+                        ) -> OverlayStore | None:
     """Bind the cow mounts to a persistent overlay directory, reloading earlier work."""
     if overlay_dir is None:
         return None
@@ -157,7 +175,7 @@ def _open_overlay_store(fs: Any, overlay_dir: str | os.PathLike[str] | None) -> 
     return store
 
 
-def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
+def _seed(backend: Backend, files: Mapping[str, bytes]) -> None:
     from vshell import vfs
 
     tmp = vfs.VFS(mounts=[vfs.Mount("/seed", backend)], deny=[])
@@ -169,11 +187,20 @@ def _seed(backend: Any, files: Mapping[str, bytes]) -> None:
             f.write(data)
 
 
-def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
+def _shell_names() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(reserved words, shell builtins, shipped commands): the names the shell itself owns."""
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
     from vshell.syntax.reserved import KEYWORDS
 
+    return frozenset(KEYWORDS), frozenset(builtins_registry.names()), frozenset(shipped.names())
+
+
+def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
+    from vshell import commands as shipped
+    from vshell.interp.builtins import registry as builtins_registry
+
+    keywords = _shell_names()[0]
     out: dict[str, Command] = {}
     for c in commands:
         if c is None or not isinstance(c, Command):
@@ -184,7 +211,7 @@ def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
             raise SandboxConfigError(f"command {c.name!r} has an empty description")
         if c.name in out:
             raise SandboxConfigError(f"command {c.name!r} registered twice")
-        if c.name in KEYWORDS or builtins_registry.is_builtin(c.name) or c.name in ("time",):
+        if c.name in keywords or builtins_registry.is_builtin(c.name) or c.name in ("time",):
             raise SandboxConfigError(f"command name {c.name!r} is taken by the shell")
         if shipped.lookup(c.name) is not None:
             raise SandboxConfigError(f"command name {c.name!r} is taken by a builtin command")
@@ -259,7 +286,7 @@ class Sandbox:
         self._overlay_store = _open_overlay_store(self.fs, overlay_dir)
         self._commands = _validate_commands(commands)
         self._allow_net = list(allow_net)
-        self._http: Any = None
+        self._http: PolicyClient | None = None
         self._net_options = {"ca_bundle": ca_bundle, "block_private": block_private_addresses}
         if self._allow_net:
             from vshell.net import validate_allow_list
@@ -302,18 +329,53 @@ class Sandbox:
         """The registered (host) commands, sorted by name."""
         return [self._commands[k] for k in sorted(self._commands)]
 
+    def command_names(self) -> set[str]:
+        """Every name that can stand first on a line in this session: the alphabetic reserved
+        words, the shell builtins, the shipped and registered commands, and the session's
+        functions and aliases (what the REPL completes)."""
+        keywords, builtins, shipped = _shell_names()
+        names = {k for k in keywords if k.isalpha()} | builtins | shipped | set(self._commands)
+        return names | set(self._state.functions) | set(self._state.aliases)
+
+    def variable_names(self) -> set[str]:
+        """The names of the session's set variables (between runs no function is running, so
+        these are the globals)."""
+        return {k for k, v in self._state.globals.items()
+                if k.isidentifier() and v.value is not None}
+
     @property
     def cwd(self) -> str:
         return self._state.cwd
+
+    @property
+    def exit_requested(self) -> bool:
+        """Whether the last run ran ``exit`` (a REPL or a piped script then ends)."""
+        return bool(getattr(self, "_exit_requested", False))
+
+    def getenv(self, name: str) -> str | None:
+        """The session's value of shell variable ``name`` (None when unset)."""
+        value: str | None = self._state.get(name)
+        return value
+
+    def set_script(self, name: str | None = None, args: Sequence[str] | None = None,
+                   main_file: str | None = None) -> None:
+        """What ``$0``, the positional parameters and ``BASH_SOURCE``'s bottom entry (the
+        script file, FUNCNAME's "main") are in the next runs; None leaves one as it is."""
+        if name is not None:
+            self._state.script_name = name
+        if args is not None:
+            self._state.positional = list(args)
+        if main_file is not None:
+            self._state.main_file = main_file
 
     def exec(
         self,
         script: str | bytes,
         *,
-        stdin: bytes | IO[bytes] | None = None,
+        stdin: bytes | InputStream | None = None,
         timeout: float | None = None,
-        stdout: IO[bytes] | None = None,
-        stderr: IO[bytes] | None = None,
+        stdout: OutputStream | None = None,
+        stderr: OutputStream | None = None,
         cancel: CancelToken | None = None,
     ) -> Result:
         """Run ``script`` in the session and return its :class:`Result`.
@@ -397,7 +459,7 @@ class Sandbox:
 
         return overlay_review.diff(self.fs)
 
-    def sync(self, paths: Iterable[str] | None = None) -> Any:
+    def sync(self, paths: Iterable[str] | None = None) -> SyncResult:
         """Apply cow changes to the host (all, or those under ``paths``): a SyncResult.
 
         On conflict nothing is applied; on a failure part-way the result says exactly
@@ -438,7 +500,7 @@ class Sandbox:
             return timeout
         return min(timeout, self.timeout)
 
-    def http_client(self) -> Any:
+    def http_client(self) -> PolicyClient | None:
         if not self._allow_net:
             return None
         if self._http is None:
@@ -536,7 +598,7 @@ class Sandbox:
         return Result(outcome, status, out.getvalue(), err.getvalue(),
                       out.truncated or err.truncated, error=error)
 
-    def _stop_jobs(self, ctx: Any) -> None:
+    def _stop_jobs(self, ctx: RunContext) -> None:
         jobs = list(ctx.jobs.values())
         if not jobs:
             return
@@ -553,7 +615,7 @@ class Sandbox:
                 j.thread.join(_GRACE)
             ctx.cancel._reason = None if ctx.cancel._reason == "exit" else ctx.cancel._reason
 
-    def _run_nested(self, req: NestedRequest, ctx: Any, parent: Any) -> Result:
+    def _run_nested(self, req: NestedRequest, ctx: RunContext, parent: Shell) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.nested import new_state
         from vshell.interp.shell import RunContext, Shell
@@ -642,7 +704,7 @@ class Sandbox:
                       error=error)
 
 
-def _close_extra_fds(sh: Any, standard: Mapping[int, Any]) -> None:
+def _close_extra_fds(sh: Shell, standard: Mapping[int, Any]) -> None:
     """Close what ``exec N<file`` left open when a run ends: no later run can reach those
     descriptors, and an open file holds its memory (an unlinked one too) until closed."""
     keep = {id(s) for s in standard.values()}
@@ -660,7 +722,8 @@ class _PythonOptions:
     """What the ``python`` command reads from ``inv.python``: the per-guest cap, and the
     sandbox's memory budget every guest's linear memory is charged to."""
 
-    def __init__(self, memory_limit: int | None, memory_budget: Any = None) -> None:
+    def __init__(self, memory_limit: int | None, memory_budget: MemoryBudget | None = None
+                 ) -> None:
         self.memory_limit = memory_limit
         self.memory_budget = memory_budget
 

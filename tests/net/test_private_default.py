@@ -16,7 +16,7 @@ from netserver import LoopServer, serve
 
 import vshell.net.client as netclient
 from vshell import Sandbox
-from vshell.cli.main import build_sandbox, parse_args
+from vshell.cli.args import build_sandbox, parse_args
 from vshell.mcp.main import split_args
 from vshell.net import AllowList, build_client
 from vshell.net.errors import AccessDenied, ResolveFailed

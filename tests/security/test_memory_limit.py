@@ -276,7 +276,7 @@ def test_mcp_tools_draw_on_the_same_budget() -> None:
 
 
 def test_mcp_server_takes_the_flags() -> None:
-    from vshell.cli.main import parse_args
+    from vshell.cli.args import parse_args
 
     opts = parse_args(["--memory-limit", "300M", "--max-jobs", "5", "-c", "true"])
     assert (opts.memory_limit, opts.max_jobs) == (300 * MB, 5)

@@ -158,8 +158,8 @@ def test_watchdog_ends_a_process_stuck_in_c() -> None:
     """Nothing vshell runs should hold the interpreter past its timeout any more, but the
     one-shot CLI keeps the kernel's SIGALRM as a last resort: a C loop that never yields
     (sum over a huge range) is ended shortly after the timeout and its grace."""
-    code = ("from vshell.cli import main as cli\n"
-            "assert cli._arm_watchdog(0.5)\n"
+    code = ("from vshell.cli import run\n"
+            "assert run._arm_watchdog(0.5)\n"
             "sum(range(10 ** 13))\n")
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
@@ -173,10 +173,11 @@ def test_every_flag_is_in_both_help_texts() -> None:
     import inspect
     import re
 
+    from vshell.cli import args
     from vshell.cli import main as cli
     from vshell.mcp import main as mcp_cli
 
-    accepted = set(re.findall(r'name == "(--[a-z-]+)"', inspect.getsource(cli.parse_args)))
+    accepted = set(re.findall(r'name == "(--[a-z-]+)"', inspect.getsource(args.parse_args)))
     assert {"--mount", "--memory-limit", "--max-jobs", "--overlay"} <= accepted
     usage, _, options = cli.HELP.partition("options:")
     for flag in accepted:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from vshell.cli.main import _parse_mount, main
+from vshell.cli.args import parse_mount
+from vshell.cli.main import main
 from vshell.overlay_review import collapse_removals
 from vshell.sandbox import HostMount, Sandbox, SandboxConfigError
 from vshell.vfs import VFS, Ctx, Mount
@@ -281,8 +282,8 @@ def test_discard(host: Path) -> None:
 
 
 def test_config_and_cli(host: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert _parse_mount("/h:/w:cow") == ("/h", "/w", "cow")
-    assert _parse_mount("/h:/w") == ("/h", "/w", "rw")
+    assert parse_mount("/h:/w:cow") == ("/h", "/w", "cow")
+    assert parse_mount("/h:/w") == ("/h", "/w", "rw")
     with pytest.raises(SandboxConfigError):
         Sandbox(mounts=[HostMount(str(host), "/w", readonly=True, cow=True)])
     before = _snapshot(host)

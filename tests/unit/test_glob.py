@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from vshell.interp.glob import glob_expand
 from vshell.interp.pattern import has_magic, unescape
+from vshell.text.pathglob import glob_expand
 
 
 def _random_cases(seed: int, n: int) -> list[tuple[str, str, str]]:

@@ -14,10 +14,14 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from vshell.cli.streams import StdStream
 from vshell.command import CancelToken, normpath
 from vshell.result import Outcome
+
+if TYPE_CHECKING:
+    from vshell.sandbox import Sandbox
 
 BANNER = "vshell REPL (Ctrl-D to exit)\n"
 PS1 = "$ "
@@ -56,32 +60,7 @@ def _shell_quote(name: str) -> str:
     return "".join("\\" + c if c in _SPECIAL else c for c in name)
 
 
-def command_names(sb: Any) -> set[str]:
-    """Everything that can stand first on a line in this session."""
-    from vshell import commands as shipped
-    from vshell.interp.builtins import registry as builtins_registry
-    from vshell.syntax.reserved import KEYWORDS
-
-    names = set(builtins_registry.names()) | set(shipped.names())
-    names |= {k for k in KEYWORDS if k.isalpha()}
-    names |= {c.name for c in sb.commands()}
-    state = getattr(sb, "_state", None)
-    if state is not None:
-        names |= set(state.functions) | set(state.aliases)
-    return names
-
-
-def variable_names(sb: Any) -> set[str]:
-    state = getattr(sb, "_state", None)
-    if state is None:
-        return set()
-    names = {k for k, v in state.globals.items() if k.isidentifier() and v.value is not None}
-    for frame in getattr(state, "frames", []):
-        names |= {k for k in getattr(frame, "vars", {}) if k.isidentifier()}
-    return names
-
-
-def _path_completions(sb: Any, word: str, dirs_only: bool = False
+def _path_completions(sb: Sandbox, word: str, dirs_only: bool = False
                       ) -> list[tuple[str, str]]:
     """(replacement for ``word``, display) pairs for file names in the VFS."""
     raw = word.replace("\\", "")
@@ -114,13 +93,11 @@ def _path_completions(sb: Any, word: str, dirs_only: bool = False
     return out
 
 
-def _home(sb: Any) -> str:
-    state = getattr(sb, "_state", None)
-    value = state.get("HOME") if state is not None else None
-    return value or "/"
+def _home(sb: Sandbox) -> str:
+    return sb.getenv("HOME") or "/"
 
 
-def complete(sb: Any, before: str) -> tuple[int, list[tuple[str, str]]]:
+def complete(sb: Sandbox, before: str) -> tuple[int, list[tuple[str, str]]]:
     """Completions for the word ending at the cursor: (its length, [(text, display)])."""
     start = _word_start(before)
     word = before[start:]
@@ -130,11 +107,11 @@ def complete(sb: Any, before: str) -> tuple[int, list[tuple[str, str]]]:
         brace = tail.startswith("{")
         name = tail[1:] if brace else tail
         if name == "" or name.replace("_", "a").isalnum():
-            found = sorted(v for v in variable_names(sb) if v.startswith(name))
+            found = sorted(v for v in sb.variable_names() if v.startswith(name))
             close = "}" if brace else ""
             return len(name), [(v + close, "$" + v) for v in found]
     if _in_command_position(before[:start]) and "/" not in word:
-        found = sorted(n for n in command_names(sb) if n.startswith(word))
+        found = sorted(n for n in sb.command_names() if n.startswith(word))
         return len(word), [(n, n) for n in found]
     prev = before[:start].rstrip(" \t")
     dirs_only = prev[_word_start(prev):] in ("cd", "pushd", "rmdir")
@@ -204,7 +181,7 @@ class TerminalInput:
 class _Repl:
     """One REPL run: the sandbox, the running command's token and the signal state."""
 
-    def __init__(self, sb: Any, history_file: str | None) -> None:
+    def __init__(self, sb: Sandbox, history_file: str | None) -> None:
         self.sb = sb
         self.history_file = history_file
         self.token: CancelToken | None = None
@@ -249,8 +226,6 @@ class _Repl:
     # running one command
     def execute(self, script: str, tty: bool) -> bool:
         """Run ``script``; False when the session should end (exit, SIGTERM)."""
-        from vshell.cli.main import _StdStream
-
         if self.terminated:
             return False
         self.interrupted = False
@@ -259,8 +234,8 @@ class _Repl:
         # a terminal session lends the terminal to commands; piped input is the script itself
         stdin = TerminalInput(sys.stdin.fileno(), token) if self.lend_terminal else None
         try:
-            res = self.sb.exec(script, stdin=stdin, stdout=_StdStream(sys.stdout.buffer),
-                               stderr=_StdStream(sys.stderr.buffer), cancel=token)
+            res = self.sb.exec(script, stdin=stdin, stdout=StdStream(sys.stdout.buffer),
+                               stderr=StdStream(sys.stderr.buffer), cancel=token)
         finally:
             self.token = None
         self.status = res.exit_code
@@ -279,7 +254,7 @@ class _Repl:
             return False
         if res.outcome is Outcome.INVALID:  # a syntax error never ends an interactive shell
             return True
-        return not getattr(self.sb, "_exit_requested", False)
+        return not self.sb.exit_requested
 
     def run(self) -> int:
         old = self._install()
@@ -341,11 +316,11 @@ class _Repl:
                 return
 
 
-def _make_session(sb: Any, history_file: str | None) -> Any:
+def _make_session(sb: Sandbox, history_file: str | None) -> Any:
     """A prompt_toolkit session: Enter runs a complete command, otherwise opens a PS2 line."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.output import create_output
 
@@ -368,7 +343,7 @@ def _make_session(sb: Any, history_file: str | None) -> Any:
         else:
             buf.validate_and_handle()
 
-    history = InMemoryHistory()
+    history: History = InMemoryHistory()
     if history_file and _usable_history_file(history_file):
         history = FileHistory(history_file)
     output = create_output(stdout=sys.stderr)
@@ -402,7 +377,7 @@ def _usable_history_file(path: str) -> bool:
         return False
 
 
-def run_repl(sb: Any, history_file: str | None = None) -> int:
+def run_repl(sb: Sandbox, history_file: str | None = None) -> int:
     """Run the REPL on ``sb`` until Ctrl-D, ``exit`` or SIGTERM; the last status (143 on
     SIGTERM)."""
     if history_file:

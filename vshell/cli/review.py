@@ -11,12 +11,22 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from vshell.cli.args import build_sandbox
+from vshell.cli.run import run_session
+from vshell.command import normpath
+from vshell.overlay_review import (
+    OverlayStateError,
+    format_changes,
+    fresh_overlay_dir,
+    overlays,
+    recorded_mounts,
+)
 
 if TYPE_CHECKING:
-    from vshell.cli.main import Options
-
-LETTERS = {"add": "A", "modify": "M", "delete": "D", "type-change": "T"}
+    from vshell.cli.args import Options
+    from vshell.sandbox import Sandbox
 
 _USAGE = {
     "changes": "usage: vshell changes --overlay DIR\n",
@@ -70,10 +80,9 @@ def _parse(cmd: str, argv: list[str]) -> tuple[str | None, list[str], bool]:
     return overlay, paths, False
 
 
-def open_overlay(directory: str) -> Any:
+def open_overlay(directory: str) -> Sandbox:
     """A Sandbox over the cow mounts recorded in ``directory`` (SandboxConfigError if none)."""
     from vshell.sandbox import HostMount, Sandbox, SandboxConfigError
-    from vshell.vfs.overlay_store import OverlayStateError, recorded_mounts
 
     try:
         recorded = recorded_mounts(directory)
@@ -83,10 +92,6 @@ def open_overlay(directory: str) -> Any:
         raise SandboxConfigError(f"{directory}: the overlay records no mounts")
     mounts = [HostMount(host, vpath, cow=True) for host, vpath in recorded]
     return Sandbox(mounts=mounts, overlay_dir=directory, timeout=None)
-
-
-def format_changes(changes: list[tuple[str, str]]) -> str:
-    return "".join(f"{LETTERS.get(kind, '?')} {path}\n" for path, kind in changes)
 
 
 def review_main(cmd: str, argv: list[str]) -> int:
@@ -141,16 +146,13 @@ def review_main(cmd: str, argv: list[str]) -> int:
         return 0
 
 
-def sandbox_paths(sb: Any, paths: list[str]) -> tuple[list[str], list[str]]:
+def sandbox_paths(sb: Sandbox, paths: list[str]) -> tuple[list[str], list[str]]:
     """(sandbox paths, the arguments that name no change) for ``vshell sync PATH...``.
 
     A PATH may be a sandbox path (``/w/a.txt``), a host path inside a mount's host
     directory, or a relative path: against the host's working directory when that lies in
     a mount, else against each mount point.  The first reading that names a change wins.
     """
-    from vshell.command import normpath
-    from vshell.overlay_review import overlays
-
     mounts = [(vroot, ov.host_dir) for vroot, ov in overlays(sb.fs)]
     changed = [p for p, _ in sb.changes()]
 
@@ -159,7 +161,7 @@ def sandbox_paths(sb: Any, paths: list[str]) -> tuple[list[str], list[str]]:
         return any(c == v or c.startswith(top + "/") for c in changed)
 
     def from_host(h: str) -> list[str]:
-        out = []
+        out: list[str] = []
         for host in {os.path.abspath(h), os.path.realpath(h)}:
             for vroot, hdir in mounts:
                 for root in {os.path.abspath(hdir), os.path.realpath(hdir)}:
@@ -188,10 +190,7 @@ def try_main(opts: Options) -> int:
     current directory; the changes are kept for review and the summary says how to apply
     them.  An overlay that ends up empty is removed, not left behind."""
     from vshell.cachedir import cache_dir
-    from vshell.cli.main import build_sandbox, run_file, run_script
-    from vshell.cli.repl import run_repl
     from vshell.sandbox import SandboxConfigError
-    from vshell.vfs.overlay_store import fresh_overlay_dir
 
     here = os.getcwd()
     created = opts.overlay is None or not os.path.exists(opts.overlay)
@@ -216,13 +215,7 @@ def try_main(opts: Options) -> int:
         sys.stderr.write(f"vshell: {e}\n")
         return 2
     with sb:
-        if opts.command is not None:
-            sb.dash_c = True
-            status = run_script(sb, opts.command, opts.args, None)
-        elif opts.file is not None:
-            status = run_file(sb, opts.file, opts.args)
-        else:
-            status = run_repl(sb, history_file=opts.history_file)
+        status = run_session(sb, opts, piped_script=False)
         changes = sb.changes()
     if not changes:
         sys.stderr.write("vshell: no changes\n")
@@ -244,10 +237,8 @@ def _remove_overlay(directory: str) -> None:
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def discard_notice(sb: Any) -> str | None:
+def discard_notice(sb: Sandbox) -> str | None:
     """What ``-c``/FILE runs without ``--overlay`` say when cow changes die with them."""
-    from vshell.overlay_review import overlays
-
     if not overlays(sb.fs):
         return None
     try:

@@ -368,7 +368,7 @@ def run(inv: Invocation) -> int:
     if cfg.cacert is not None and client is not None:
         try:
             pem = _read_source(inv, cfg.cacert).decode("ascii", "replace")
-            own_client = client = inv.http.with_ca(pem)
+            own_client = client = client.with_ca(pem)
         except CurlError:
             _say(inv, cfg, f"(77) error setting certificate file: {cfg.cacert}")
             return 77

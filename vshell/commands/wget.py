@@ -95,6 +95,7 @@ def _fetch(inv: Invocation, url: str, output: str | None, prefix: str, headers: 
     content = post.encode() if post is not None else None
     log(f"--{time.strftime('%Y-%m-%d %H:%M:%S')}--  {url}\n")
     client = inv.http
+    assert client is not None  # main() refuses to fetch without a network
     try:
         with http.failures():
             request = client.build_request(method, url, headers=headers, content=content,

@@ -13,10 +13,13 @@ import secrets
 import stat as st
 import time
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from vshell.command import CancelToken, absolute
 from vshell.records import record
+
+if TYPE_CHECKING:
+    from vshell.vfs import VFS
 
 READ_MAX_LINES = 2000
 READ_MAX_BYTES = 50 * 1024
@@ -143,7 +146,7 @@ def _iter_lines(f: BinaryIO, cancel: CancelToken | None = None) -> Iterator[_Lin
         yield _Line(buf, len(buf))
 
 
-def read_file(fs: Any, cwd: str, path: Any, offset: Any = None, limit: Any = None, *,
+def read_file(fs: VFS, cwd: str, path: Any, offset: Any = None, limit: Any = None, *,
               cancel: CancelToken | None = None) -> tuple[str, dict[str, Any]]:
     """Lines ``offset``.. (1-based) of a text file, capped by lines, bytes and scan length."""
     full = resolve(cwd, path)
@@ -242,7 +245,7 @@ def _read_window(f: BinaryIO, path: str, full: str, size: int, start: int, count
 
 
 # --- write -----------------------------------------------------------------------------
-def _target(fs: Any, full: str, path: str) -> str:
+def _target(fs: VFS, full: str, path: str) -> str:
     """Follow a symlink at ``full`` so a write replaces its target, not the link."""
     if fs.islink(full):
         try:
@@ -252,7 +255,7 @@ def _target(fs: Any, full: str, path: str) -> str:
     return full
 
 
-def _make_parents(fs: Any, parent: str, path: str) -> list[str]:
+def _make_parents(fs: VFS, parent: str, path: str) -> list[str]:
     """Create missing ancestors one by one; the list lets a failed write remove them again."""
     missing: list[str] = []
     d = parent
@@ -272,7 +275,7 @@ def _make_parents(fs: Any, parent: str, path: str) -> list[str]:
     return created
 
 
-def _remove_dirs(fs: Any, created: list[str]) -> None:
+def _remove_dirs(fs: VFS, created: list[str]) -> None:
     for d in reversed(created):
         try:
             fs.rmdir(d)
@@ -280,7 +283,7 @@ def _remove_dirs(fs: Any, created: list[str]) -> None:
             pass
 
 
-def atomic_write(fs: Any, full: str, data: bytes, path: str) -> bool:
+def atomic_write(fs: VFS, full: str, data: bytes, path: str) -> bool:
     """Write ``data`` to a temporary file beside ``full``, then rename it into place.
 
     A reader never sees a half-written file, and a failure leaves nothing behind (neither
@@ -315,7 +318,7 @@ def atomic_write(fs: Any, full: str, data: bytes, path: str) -> bool:
     return old is None
 
 
-def write_file(fs: Any, cwd: str, path: Any, content: Any) -> tuple[str, dict[str, Any]]:
+def write_file(fs: VFS, cwd: str, path: Any, content: Any) -> tuple[str, dict[str, Any]]:
     """Create or overwrite ``path`` with ``content`` (UTF-8), creating parent directories."""
     if not isinstance(content, str):
         raise ToolError("E_INVALID_ARGUMENT", "content must be a string")
@@ -346,7 +349,7 @@ def _parse_edits(edits: Any) -> list[tuple[str, str]]:
     return out
 
 
-def edit_file(fs: Any, cwd: str, path: Any, edits: Any, *,
+def edit_file(fs: VFS, cwd: str, path: Any, edits: Any, *,
               cancel: CancelToken | None = None) -> tuple[str, dict[str, Any]]:
     """Apply exact-text replacements, each matching exactly once, all or none."""
     full = resolve(cwd, path)
@@ -438,7 +441,7 @@ def _kind(mode: int) -> str:
     return "other"
 
 
-def list_dir(fs: Any, cwd: str, path: Any = None, *,
+def list_dir(fs: VFS, cwd: str, path: Any = None, *,
              cancel: CancelToken | None = None) -> tuple[str, dict[str, Any]]:
     """A sorted listing of one directory with each entry's type and size."""
     given = "." if path is None else path
@@ -482,9 +485,9 @@ def list_dir(fs: Any, cwd: str, path: Any = None, *,
     return text, {"path": full, "entries": rows, "total": len(entries), "truncated": truncated}
 
 
-def glob_files(fs: Any, cwd: str, pattern: Any, path: Any = None) -> tuple[str, dict[str, Any]]:
+def glob_files(fs: VFS, cwd: str, pattern: Any, path: Any = None) -> tuple[str, dict[str, Any]]:
     """Paths matching a shell pattern (``**`` spans directories) from ``path`` or the cwd."""
-    from vshell.interp.glob import glob_expand
+    from vshell.text.pathglob import glob_expand
 
     if not isinstance(pattern, str) or not pattern or "\x00" in pattern:
         raise ToolError("E_INVALID_ARGUMENT", "pattern must be a non-empty string")

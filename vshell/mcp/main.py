@@ -1,6 +1,6 @@
 """``vshell mcp [sandbox flags] [mcp flags]``: argument handling for the MCP subcommand.
 
-The sandbox flags are parsed by :func:`vshell.cli.main.parse_args` itself, so the server and the
+The sandbox flags are parsed by :func:`vshell.cli.args.parse_args` itself, so the server and the
 shell can never disagree on what ``--mount`` or ``--deny-path`` means; only the four
 server flags are taken out first.
 """
@@ -12,7 +12,14 @@ import os
 import re
 import sys
 
-from vshell.cli.main import UsageError, build_sandbox, parse_args, parse_duration, parse_size
+from vshell.cli.args import (
+    UsageError,
+    build_sandbox,
+    info_text,
+    parse_args,
+    parse_duration,
+    parse_size,
+)
 from vshell.mcp.budget import DEFAULT_MAX_RESULT_BYTES
 from vshell.records import record
 
@@ -118,13 +125,9 @@ def main(argv: list[str]) -> int:
     except UsageError as e:
         sys.stderr.write(f"vshell mcp: {e}\nTry 'vshell mcp --help' for more information.\n")
         return 2
-    if opts.action == "help":
-        sys.stdout.write(HELP)
-        return 0
-    if opts.action == "version":
-        from vshell import __version__
-
-        sys.stdout.write(f"vshell {__version__}\n")
+    info = info_text(opts, HELP)
+    if info is not None:
+        sys.stdout.write(info)
         return 0
     if so.token and so.http is None:
         sys.stderr.write("vshell mcp: --token only applies with --http\n")

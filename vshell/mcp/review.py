@@ -8,11 +8,14 @@ model-facing text and the structured fields, and :mod:`vshell.mcp.tools` wraps t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vshell.cli.review import format_changes
 from vshell.mcp import budget
 from vshell.mcp.fileops import ToolError, resolve
+from vshell.overlay_review import format_changes
+
+if TYPE_CHECKING:
+    from vshell.sandbox import Sandbox
 
 CHANGES_OUT: dict[str, Any] = {
     "type": "object",
@@ -64,13 +67,13 @@ def _rows(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
     return [{"path": p, "kind": k} for p, k in pairs]
 
 
-def list_changes(sb: Any) -> tuple[str, dict[str, Any]]:
+def list_changes(sb: Sandbox) -> tuple[str, dict[str, Any]]:
     """Every changed path, one ``M /w/a.txt`` line each (the letters of `vshell changes`)."""
     pairs = sb.changes()
     return (format_changes(pairs) or NO_CHANGES), {"changes": _rows(pairs)}
 
 
-def show_diff(sb: Any, max_result_bytes: int) -> tuple[str, dict[str, Any]]:
+def show_diff(sb: Sandbox, max_result_bytes: int) -> tuple[str, dict[str, Any]]:
     """The unified diff, in the text (cut head + tail) and whole in structuredContent.
 
     Both are bounded: the text like the bash tool's output, and the structured copy by
@@ -100,7 +103,7 @@ def _paths(cwd: str, paths: Any) -> list[str] | None:
     return [resolve(cwd, p) for p in paths]
 
 
-def apply_sync(sb: Any, paths: Any = None) -> tuple[str, dict[str, Any], bool]:
+def apply_sync(sb: Sandbox, paths: Any = None) -> tuple[str, dict[str, Any], bool]:
     """Apply the changes (under ``paths``) to the host: (text, structured, is_error).
 
     A conflict applies nothing and leads with ``E_CONFLICT``; a failure part-way leads with

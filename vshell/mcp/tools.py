@@ -10,13 +10,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vshell.command import Cancelled, CancelToken
 from vshell.mcp import budget, fileops, review
 from vshell.mcp.fileops import ToolError
 from vshell.records import field, record
 from vshell.result import Outcome
+
+if TYPE_CHECKING:
+    from vshell.sandbox import Sandbox
 
 
 @record
@@ -104,7 +107,7 @@ def _join_text(stdout: str, stderr: str, code: int, notes: list[str]) -> str:
     return text
 
 
-def run_bash(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+def run_bash(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
              cancel: CancelToken | None = None) -> ToolResult:
     """Run a script in the persistent session and shape its result for a model."""
     command = args.get("command")
@@ -114,6 +117,7 @@ def run_bash(sb: Any, cfg: ServerConfig, args: dict[str, Any],
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                 or timeout < 0):
         raise ToolError("E_INVALID_ARGUMENT", "timeout must be a number of seconds >= 0")
+    limit: float | None
     if timeout:
         limit, source = float(timeout), "request"
     else:
@@ -198,7 +202,7 @@ def _file_tool(fn: Callable[..., tuple[str, dict[str, Any]]], *names: str,
     """A file tool bounded like ``bash``: the server's command timeout (or the sandbox's,
     when tighter), the client's cancel, and the result budget."""
 
-    def run(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+    def run(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
             cancel: CancelToken | None = None) -> ToolResult:
         limit = cfg.command_timeout
         if sb.timeout is not None and (limit is None or sb.timeout < limit):
@@ -281,21 +285,21 @@ _GLOB_OUT = {
 }
 
 # --- copy-on-write review ----------------------------------------------------------------
-def run_changes(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+def run_changes(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
                 cancel: CancelToken | None = None) -> ToolResult:
     """List what the cow mounts hold; a long list is bounded like any other result."""
     text, data = review.list_changes(sb)
     return apply_budget(ToolResult(budget.cut_text(text), data), cfg.max_result_bytes)
 
 
-def run_diff(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+def run_diff(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
              cancel: CancelToken | None = None) -> ToolResult:
     """The cow mounts' unified diff (review.show_diff bounds it by the result budget)."""
     text, data = review.show_diff(sb, cfg.max_result_bytes)
     return ToolResult(text, data)
 
 
-def run_sync(sb: Any, cfg: ServerConfig, args: dict[str, Any],
+def run_sync(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
              cancel: CancelToken | None = None) -> ToolResult:
     """Write the cow changes to the host; isError (with the fields) when not all applied."""
     text, data, failed = review.apply_sync(sb, args.get("paths"))
@@ -418,7 +422,7 @@ def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
         raise ToolError("E_INVALID_ARGUMENT", f"{where}: {err.message}")
 
 
-def call(sb: Any, cfg: ServerConfig, name: str, args: dict[str, Any],
+def call(sb: Sandbox, cfg: ServerConfig, name: str, args: dict[str, Any],
          cancel: CancelToken | None = None) -> ToolResult:
     """Run tool ``name``; every tool failure becomes an error result, never an exception."""
     spec = TOOLS[name]

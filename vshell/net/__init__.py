@@ -14,7 +14,7 @@ from vshell.net.policy import AllowList, is_blocked, parse_entry, parse_ip, vali
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    import httpx
+    from vshell.net.client import PolicyClient
 
 __all__ = [
     "AccessDenied",
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 
-def build_client(entries: Iterable[str] | AllowList, **kwargs: Any) -> httpx.Client:
+def build_client(entries: Iterable[str] | AllowList, **kwargs: Any) -> PolicyClient:
     """A policy-checked httpx client (see :func:`vshell.net.client.build_client`)."""
     from vshell.net.client import build_client as _build
 

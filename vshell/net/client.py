@@ -103,7 +103,7 @@ class PolicyStream(httpcore.NetworkStream):
 
     def get_extra_info(self, info: str) -> Any:
         if info == "ssl_object" and isinstance(self._sock, ssl.SSLSocket):
-            return self._sock._sslobj  # type: ignore[attr-defined]  # the ssl socket's private object, what httpcore's own stream returns
+            return self._sock._sslobj  # type: ignore[attr-defined]  # the private SSLObject is what httpcore's ssl_object means
         if info == "client_addr":
             return self._sock.getsockname()
         if info == "server_addr":

@@ -203,7 +203,7 @@ def parse_entry(text: str) -> Entry:
 
 def _network_entry(raw: str, net: IPNetwork) -> Entry:
     names_private = net.prefixlen > 0 and any(
-        net.version == b.version and net.subnet_of(b)  # type: ignore[arg-type]  # same IP version: checked on the left
+        net.version == b.version and net.subnet_of(b)  # type: ignore[arg-type]  # the versions were just compared equal
         for b in _BLOCKED_NETS
     )
     return Entry(raw, "network", network=net, names_private=names_private)

@@ -896,7 +896,7 @@ def replace(
     if n == 0:
         return _expand_rep(rep, "", ampersand) if at_end and rx.fullmatch("") else value
     pre_set = set(pre_ok)
-    starts = rx.match_starts(value)
+    can_start = rx.match_starts(value)
     last = n if at_end else n - 1
     out: list[str] = []
     i = 0
@@ -907,7 +907,7 @@ def replace(
         if i and i not in pre_set:
             break
         s = max(s, i)
-        while s <= last and not starts[s]:
+        while s <= last and not can_start[s]:
             s += 1
         if s > last:
             break

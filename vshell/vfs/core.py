@@ -18,8 +18,8 @@ import stat as st
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, BinaryIO, TypeVar, cast
 
 from vshell.records import record
 from vshell.vfs.backend import Backend, Ctx, Parts, normalize_mode
@@ -148,7 +148,34 @@ _hops = threading.local()
 _MAX_HOPS = 40
 
 
-def _follows_cross_mount(fn: Callable[..., Any]) -> Callable[..., Any]:
+_Op = TypeVar("_Op", bound=Callable[..., Any])
+
+
+class _TreeTooLarge(Exception):
+    """A rename's scan of the moved tree met more than _RENAME_SCAN_LIMIT entries."""
+
+
+def _scan_tree(backend: Any, top: Parts, raw: Ctx) -> Iterator[tuple[Parts, str, str]]:
+    """(resolved parts of the directory, name, kind) of every entry below ``top``, depth
+    first; unreadable directories are passed over; _TreeTooLarge past the limit."""
+    stack = [top]
+    budget = _RENAME_SCAN_LIMIT
+    while stack:
+        rel = stack.pop()
+        try:
+            resolved, entries = backend.scandir(rel, raw)
+        except OSError:
+            continue
+        for name, kind in entries:
+            budget -= 1
+            if budget < 0:
+                raise _TreeTooLarge
+            if kind == "d":
+                stack.append((*resolved, name))
+            yield resolved, name, kind
+
+
+def _follows_cross_mount(fn: _Op) -> _Op:
     """Retry an operation whose path crossed a host symlink into another host mount.
 
     The new virtual path is resolved from the start, so the target mount's read-only
@@ -172,7 +199,7 @@ def _follows_cross_mount(fn: Callable[..., Any]) -> Callable[..., Any]:
             finally:
                 _hops.n = depth
 
-    return wrapper
+    return cast(_Op, wrapper)
 
 
 def _no_guard(parts: Parts) -> None:
@@ -272,7 +299,7 @@ class VFS:
         copy-on-write backends are left untouched (no host write, no spurious change):
         their missing parents are only shown, as synthetic directories."""
         for parts in sorted(self._mount_parents, key=len):
-            mount, rel = self._find_mount(parts)  # type: ignore[misc]
+            mount, rel = self._find_mount(parts)  # type: ignore[misc]  # a mount parent always lies in a mount
             if type(mount.backend) is not MemoryBackend:
                 continue
             try:
@@ -524,11 +551,11 @@ class VFS:
         if node in ("dir", "fddir"):
             raise fs_error(errno.EISDIR)
         if node == "dev":
-            return open_device(rest[0], path, readable, writable)  # type: ignore[return-value]
+            return open_device(rest[0], path, readable, writable)  # type: ignore[return-value]  # device files are binary file objects without BinaryIO's whole surface
         fd = self._fd_of(rest)
         if fd is None:
             raise fs_error(errno.EBADF)
-        return open_stream(self._fds, fd, path, readable, writable)  # type: ignore[return-value]
+        return open_stream(self._fds, fd, path, readable, writable)  # type: ignore[return-value]  # a descriptor's stream is one of the run's binary streams
 
     def _dev_list(self, rest: Parts) -> list[tuple[str, str]]:
         node = self._dev_node(rest)
@@ -567,6 +594,7 @@ class VFS:
                 info = self.stat(path)
                 raise fs_error(errno.EISDIR if st.S_ISDIR(info.st_mode) else errno.ENOTDIR)
             try:
+                mount: Mount  # a Mount when kind == "mount" (the only case used below)
                 kind, mount, rel = self._route(parts)
             except FileNotFoundError:
                 if writing and parts and parts[:-1] in self._synthetic:
@@ -653,37 +681,30 @@ class VFS:
         """Status of ``path`` itself (a final symlink is not followed)."""
         return self._stat(path, False)
 
-    def exists(self, path: str) -> bool:
+    def _mode(self, path: str, follow: bool) -> int | None:
+        """``st_mode`` of ``path``, None when it cannot be seen (the ``is*`` questions)."""
         try:
-            self._stat(path, True)
+            return self._stat(path, follow).st_mode
         except (OSError, ValueError):
-            return False
-        return True
+            return None
+
+    def exists(self, path: str) -> bool:
+        return self._mode(path, True) is not None
 
     def lexists(self, path: str) -> bool:
-        try:
-            self._stat(path, False)
-        except (OSError, ValueError):
-            return False
-        return True
+        return self._mode(path, False) is not None
 
     def isdir(self, path: str) -> bool:
-        try:
-            return st.S_ISDIR(self._stat(path, True).st_mode)
-        except (OSError, ValueError):
-            return False
+        mode = self._mode(path, True)
+        return mode is not None and st.S_ISDIR(mode)
 
     def isfile(self, path: str) -> bool:
-        try:
-            return st.S_ISREG(self._stat(path, True).st_mode)
-        except (OSError, ValueError):
-            return False
+        mode = self._mode(path, True)
+        return mode is not None and st.S_ISREG(mode)
 
     def islink(self, path: str) -> bool:
-        try:
-            return st.S_ISLNK(self._stat(path, False).st_mode)
-        except (OSError, ValueError):
-            return False
+        mode = self._mode(path, False)
+        return mode is not None and st.S_ISLNK(mode)
 
     @_follows_cross_mount
     def _list(self, path: str) -> tuple[Parts, list[tuple[str, str]]]:
@@ -747,6 +768,7 @@ class VFS:
             if trailing:  # "link/" is the directory it leads to, never a link
                 self._stat(path, True)
                 raise fs_error(errno.EINVAL)
+            mount: Mount  # a Mount when kind == "mount" (the only case used below)
             kind, mount, rel = self._route(parts)
             if kind == "dev":
                 if self._dev_node(rel) == "link":
@@ -794,6 +816,7 @@ class VFS:
         self._check(parts)
         if self._fifo_at(parts) is not None:
             return not mode & os.X_OK
+        mount: Mount  # a Mount when kind == "mount" (the only case used below)
         kind, mount, rel = self._route(parts)
         if kind == "dev":
             node = self._dev_node(rel)
@@ -1069,34 +1092,24 @@ class VFS:
     def _scan_links_moved(backend: Any, top: Parts, rise: int, ctx: Ctx) -> None:
         """EPERM when a tree moved ``rise`` levels up holds a link that would then escape."""
         raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
-        stack = [top]
-        budget = _RENAME_SCAN_LIMIT
-        while stack:
-            rel = stack.pop()
-            try:
-                resolved, entries = backend.scandir(rel, raw)
-            except OSError:
-                continue
-            for name, kind in entries:
-                budget -= 1
-                if budget < 0:
+        try:
+            for resolved, name, kind in _scan_tree(backend, top, raw):
+                if kind != "l":
+                    continue
+                try:
+                    target = backend.readlink((*resolved, name), raw)
+                except OSError:
+                    continue  # another mount's or private: not moved with this tree
+                if target.startswith("/"):
+                    continue
+                names = [p for p in target.split("/") if p not in ("", ".")]
+                climb = 0
+                while climb < len(names) and names[climb] == "..":
+                    climb += 1
+                if climb > len(resolved) - rise:
                     raise fs_error(errno.EPERM)
-                here = (*resolved, name)
-                if kind == "d":
-                    stack.append(here)
-                elif kind == "l":
-                    try:
-                        target = backend.readlink(here, raw)
-                    except OSError:
-                        continue  # another mount's or private: not moved with this tree
-                    if target.startswith("/"):
-                        continue
-                    names = [p for p in target.split("/") if p not in ("", ".")]
-                    climb = 0
-                    while climb < len(names) and names[climb] == "..":
-                        climb += 1
-                    if climb > len(resolved) - rise:
-                        raise fs_error(errno.EPERM)
+        except _TreeTooLarge:
+            raise fs_error(errno.EPERM) from None
 
     def _two_paths(self, src: str, dst: str) -> tuple[Mount, Parts, Parts, Ctx]:
         sparts, _ = self._split(src)
@@ -1247,39 +1260,23 @@ class VFS:
                 ):
                     return True
         raw = Ctx(ctx.vroot, _no_guard, ctx.bounds)
-        src_base: str | None = None
-        stack: list[Parts] = [srel]
-        budget = _RENAME_SCAN_LIMIT
-        while stack:
-            rel = stack.pop()
-            try:
-                resolved, entries = backend.scandir(rel, raw)
-            except OSError:
-                continue
-            if src_base is None:
-                src_base = join_parts(resolved, mount.vpath)
-            for name, kind in entries:
-                budget -= 1
-                if budget < 0:
-                    return True
-                here = resolved + (name,)
-                vpath = join_parts(here, mount.vpath)
+        src_base: str | None = None  # the tree's own resolved path (its first entries')
+        try:
+            for resolved, name, _kind in _scan_tree(backend, srel, raw):
+                if src_base is None:
+                    src_base = join_parts(resolved, mount.vpath)
+                vpath = join_parts((*resolved, name), mount.vpath)
                 if deny.matches(vpath) and not deny.matches(dst_base + vpath[len(src_base) :]):
                     return True
-                if kind == "d":
-                    stack.append(here)
+        except _TreeTooLarge:
+            return True
         return False
 
     @_follows_cross_mount
     def chmod(self, path: str, mode: int, follow_symlinks: bool = True) -> None:
         """Change permission bits (OSError(EOPNOTSUPP) on a symlink itself)."""
         follow_symlinks = self._follows_for_slash(path, follow_symlinks)
-        if self._is_mount_root(path):
-            self._root_op(path, lambda m, c: m.backend.chmod((), mode, follow_symlinks, c))
-            return
-        self._simple_write(
-            path, lambda m, r, c: m.backend.chmod(r, mode, follow_symlinks, c), errno.EBUSY
-        )
+        self._set_meta(path, lambda m, r, c: m.backend.chmod(r, mode, follow_symlinks, c))
 
     @_follows_cross_mount
     def utime(
@@ -1303,12 +1300,7 @@ class VFS:
                 return
             except OSError as exc:
                 raise rename_error(exc, path) from None
-        if self._is_mount_root(path):
-            self._root_op(path, lambda m, c: m.backend.utime((), ns, follow_symlinks, c))
-            return
-        self._simple_write(
-            path, lambda m, r, c: m.backend.utime(r, ns, follow_symlinks, c), errno.EBUSY
-        )
+        self._set_meta(path, lambda m, r, c: m.backend.utime(r, ns, follow_symlinks, c))
 
     @_follows_cross_mount
     def truncate(self, path: str, length: int) -> None:
@@ -1328,6 +1320,13 @@ class VFS:
     def _is_mount_root(self, path: str) -> bool:
         parts, _ = self._split(path)
         return parts in self._table
+
+    def _set_meta(self, path: str, op: Callable[[Mount, Parts, Ctx], None]) -> None:
+        """A change of metadata (chmod, utime), which a mount's root takes too."""
+        if self._is_mount_root(path):
+            self._root_op(path, lambda m, c: op(m, (), c))
+            return
+        self._simple_write(path, op, errno.EBUSY)
 
     def _root_op(self, path: str, op: Callable[[Mount, Ctx], None]) -> None:
         parts, _ = self._split(path)

@@ -28,8 +28,8 @@ STREAM_MODE = st.S_IFIFO | 0o600
 _CHUNK_LIMIT = 1 << 24  # largest single read from an endless device
 
 
-class _Device(io.RawIOBase):
-    """Base for the endless / empty character devices."""
+class _OpenedAs(io.RawIOBase):
+    """A raw file that reads and writes as it was opened (``open()``'s mode, not its own)."""
 
     def __init__(self, name: str, readable: bool, writable: bool) -> None:
         super().__init__()
@@ -42,6 +42,21 @@ class _Device(io.RawIOBase):
 
     def writable(self) -> bool:
         return self._writable
+
+    def read(self, size: int | None = -1) -> bytes:
+        raise NotImplementedError
+
+    def readall(self) -> bytes:
+        return self.read(-1)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _Device(_OpenedAs):
+    """Base for the endless / empty character devices."""
 
     def write(self, data: Any) -> int:
         if not self._writable:
@@ -58,14 +73,6 @@ class _Device(io.RawIOBase):
             # An endless device cannot be read whole; fail as a real system runs out.
             raise fs_error(errno.ENOMEM, self.name)
         return self._fill(min(size, _CHUNK_LIMIT))
-
-    def readall(self) -> bytes:
-        return self.read(-1)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
 
     def readline(self, size: int | None = -1) -> bytes:
         return self.read(8192 if size is None or size < 0 else size)
@@ -126,21 +133,12 @@ def open_device(name: str, path: str, readable: bool, writable: bool) -> io.RawI
     return _KINDS[name](path, readable, writable)
 
 
-class StreamView(io.RawIOBase):
+class StreamView(_OpenedAs):
     """A non-closing file view of a shell stream (a pipe, a capped sink, a BytesIO …)."""
 
     def __init__(self, stream: Any, name: str, readable: bool, writable: bool) -> None:
-        super().__init__()
+        super().__init__(name, readable, writable)
         self._stream = stream
-        self.name = name
-        self._readable = readable
-        self._writable = writable
-
-    def readable(self) -> bool:
-        return self._readable
-
-    def writable(self) -> bool:
-        return self._writable
 
     def _need(self, attr: str) -> Any:
         if self.closed:
@@ -164,14 +162,6 @@ class StreamView(io.RawIOBase):
     def read(self, size: int | None = -1) -> bytes:
         data = self._call("read", -1 if size is None else size)
         return bytes(data) if data is not None else b""
-
-    def readall(self) -> bytes:
-        return self.read(-1)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
 
     def readline(self, size: int | None = -1) -> bytes:
         if self.closed:

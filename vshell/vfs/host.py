@@ -26,7 +26,7 @@ import contextlib
 import errno
 import os
 import stat as st
-from typing import BinaryIO, Self
+from typing import BinaryIO, Self, cast
 
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
@@ -39,7 +39,8 @@ __all__ = ["MAX_SYMLINKS", "HostBackend"]
 MAX_SYMLINKS = 40
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _PATH = getattr(os, "O_PATH", os.O_RDONLY)
-_DIR_WALK = _PATH | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
+# How a walk opens each directory on its way: never following a link (the overlay walks too).
+DIR_WALK = _PATH | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
 _DIR_READ = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
 _NOFOLLOW_OPEN = os.O_NOFOLLOW | _CLOEXEC | os.O_NONBLOCK
 
@@ -98,7 +99,7 @@ class HostBackend:
         self.host_dir = real
         # Absolute symlink targets naming either spelling of the root are inside the mount.
         self._prefixes = tuple(dict.fromkeys([real, os.path.abspath(path)]))
-        self._root_fd = os.open(real, _DIR_WALK)
+        self._root_fd = os.open(real, DIR_WALK)
 
     def __repr__(self) -> str:
         return f"HostBackend({self.host_dir!r})"
@@ -163,7 +164,7 @@ class HostBackend:
                         raise
                 else:
                     try:
-                        fd = os.open(name, _DIR_WALK, dir_fd=cur)
+                        fd = os.open(name, DIR_WALK, dir_fd=cur)
                     except OSError as exc:
                         if exc.errno not in (errno.ENOTDIR, errno.ELOOP):
                             raise
@@ -237,12 +238,14 @@ class HostBackend:
                 raise fs_error(errno.EISDIR)
             if not st.S_ISREG(info.st_mode):
                 raise fs_error(errno.EACCES)
-            fobj = os.fdopen(fd, "r+b" if mode.startswith("x+") else mode.replace("x", "w"))
+            # a binary mode always (mode_flags accepted it), so the file object is binary
+            fobj = cast(BinaryIO, os.fdopen(fd, "r+b" if mode.startswith("x+") else
+                                            mode.replace("x", "w")))
         except BaseException:
             os.close(fd)
             raise
         try:
-            fobj.raw.name = join_parts(parts, ctx.vroot)  # type: ignore[attr-defined]
+            fobj.raw.name = join_parts(parts, ctx.vroot)  # type: ignore[attr-defined]  # a buffered file's raw FileIO; its name becomes the virtual path
         except (AttributeError, TypeError):
             pass
         return fobj

@@ -23,7 +23,7 @@ import errno
 from collections.abc import Callable
 
 from vshell.vfs.backend import Parts
-from vshell.vfs.errors import fs_error
+from vshell.vfs.errors import escape_error, fs_error
 
 __all__ = ["relative_link_parts", "resolves_inside"]
 
@@ -54,3 +54,16 @@ def resolves_inside(resolve: Callable[[Parts], object], parts: Parts) -> None:
         raise fs_error(errno.EPERM) from None
     except OSError:
         return
+
+
+def append_missing_tail(resolved: list[str], name: str, pending: list[str]) -> None:
+    """Finish resolving past a missing ``name`` (``missing_ok``): nothing below it can be a
+    link, so the rest of the path (``pending``, next component last) is taken lexically."""
+    resolved.append(name)
+    for rest in reversed(pending):
+        if rest == "..":
+            if not resolved:
+                raise escape_error()
+            resolved.pop()
+        elif rest != ".":
+            resolved.append(rest)

@@ -27,6 +27,7 @@ from typing import Any, BinaryIO
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.errors import escape_error, fs_error
 from vshell.vfs.host import MAX_SYMLINKS
+from vshell.vfs.links import append_missing_tail
 from vshell.vfs.paths import join_parts, split_path
 from vshell.vfs.stats import to_stat_result
 
@@ -276,7 +277,7 @@ def _may(fobj: Any, mode: str) -> bool:
     euid = os.geteuid()
     if euid == 0:
         return True
-    bits = fobj.st_mode
+    bits: int = fobj.st_mode
     if fobj.st_uid == euid:
         shift = 6
     elif fobj.st_gid == os.getegid():
@@ -410,18 +411,8 @@ class MemoryBackend:
                 resolved.append(name)
                 break
             if obj is None:
-                if last:
-                    resolved.append(name)
-                    break
-                if missing_ok:
-                    resolved.append(name)
-                    for rest in reversed(pending):
-                        if rest == "..":
-                            if not resolved:
-                                raise escape_error()
-                            resolved.pop()
-                        else:
-                            resolved.append(rest)
+                if last or missing_ok:  # the last name may be missing; past it, the rest too
+                    append_missing_tail(resolved, name, pending)
                     break
                 raise fs_error(errno.ENOENT)
             mode = obj.st_mode
@@ -488,10 +479,10 @@ class MemoryBackend:
                     live.dirty = True
                     live.publish()
         if mode == "rb":
-            return io.BufferedReader(raw, _BUFFER)  # type: ignore[return-value]
+            return io.BufferedReader(raw, _BUFFER)
         if "+" in mode:
-            return io.BufferedRandom(raw, _BUFFER)  # type: ignore[return-value]
-        return io.BufferedWriter(raw, _BUFFER)  # type: ignore[return-value]
+            return io.BufferedRandom(raw, _BUFFER)
+        return io.BufferedWriter(raw, _BUFFER)
 
     def _live_open(self, fobj: Any, count: bool) -> _Live:
         """The live buffer of ``fobj`` (created on demand); call with the lock held."""
@@ -561,7 +552,8 @@ class MemoryBackend:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EINVAL)
-            return self._os.readlink(self._final(parts, False, ctx))
+            target: str = self._os.readlink(self._final(parts, False, ctx))
+            return target
 
     def realpath(self, parts: Parts, strict: bool, ctx: Ctx) -> Parts:
         with self._lock:

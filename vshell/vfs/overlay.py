@@ -27,14 +27,14 @@ import secrets
 import stat as st
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from vshell.records import record
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
 from vshell.vfs.errors import CrossMount, Rerouted, escape_error, fs_error
-from vshell.vfs.host import _DIR_WALK, MAX_SYMLINKS, HostBackend
-from vshell.vfs.links import relative_link_parts, resolves_inside
+from vshell.vfs.host import DIR_WALK, MAX_SYMLINKS, HostBackend
+from vshell.vfs.links import append_missing_tail, relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts
 
@@ -92,11 +92,11 @@ def _under(parts: Parts, base: Parts) -> bool:
 class OverlayBackend:
     """A Backend over ``host_dir`` whose writes all land in ``upper`` (copy-on-write)."""
 
-    def __init__(self, host_dir: str | os.PathLike[str], upper: Any = None,
+    def __init__(self, host_dir: str | os.PathLike[str], upper: MemoryBackend | None = None,
                  budget: MemoryBudget | None = None) -> None:
         self.host = HostBackend(host_dir)
         self.budget = budget
-        self.upper: Any = upper if upper is not None else MemoryBackend(budget=budget)
+        self.upper: MemoryBackend = upper if upper is not None else MemoryBackend(budget=budget)
         self.hidden: set[Parts] = set()
         self.origins: dict[Parts, Origin] = {}
         # Host locations another mount governs or vshell keeps private (set by the VFS
@@ -134,7 +134,8 @@ class OverlayBackend:
 
     def _upper_stat(self, parts: Parts, ctx: Ctx) -> os.stat_result | None:
         try:
-            return self.upper.stat(parts, False, self._raw(ctx))
+            info: os.stat_result = self.upper.stat(parts, False, self._raw(ctx))
+            return info
         except (FileNotFoundError, NotADirectoryError):
             return None
 
@@ -206,18 +207,8 @@ class OverlayBackend:
             except Rerouted as moved:  # a host directory another mount governs
                 raise Rerouted(join_parts(tuple(pending[::-1]), moved.vpath)) from None
             if found is None:
-                if last:
-                    resolved.append(name)
-                    break
-                if missing_ok:
-                    resolved.append(name)
-                    for rest in reversed(pending):
-                        if rest == "..":
-                            if not resolved:
-                                raise escape_error()
-                            resolved.pop()
-                        elif rest != ".":
-                            resolved.append(rest)
+                if last or missing_ok:  # the last name may be missing; past it, the rest too
+                    append_missing_tail(resolved, name, pending)
                     break
                 raise fs_error(errno.ENOENT)
             layer, info = found
@@ -242,11 +233,32 @@ class OverlayBackend:
                 raise fs_error(errno.ENOTDIR)
         return tuple(resolved)
 
-    def _final(self, parts: Parts, follow: bool, ctx: Ctx) -> tuple[Parts, Any]:
+    def _final(self, parts: Parts, follow: bool, ctx: Ctx
+               ) -> tuple[Parts, tuple[str, os.stat_result] | None]:
         """Resolved parts (guarded) and their merged lookup (None when missing)."""
         r = self._resolve(parts, follow, ctx)
         ctx.guard(r)
         return r, self._lookup(r, ctx)
+
+    def _existing(self, parts: Parts, follow: bool, ctx: Ctx
+                  ) -> tuple[Parts, tuple[str, os.stat_result]]:
+        """Like ``_final``, for an entry that must exist (ENOENT otherwise)."""
+        r, found = self._final(parts, follow, ctx)
+        if found is None:
+            raise fs_error(errno.ENOENT)
+        return r, found
+
+    def _new_entry(self, parts: Parts, ctx: Ctx) -> Parts:
+        """The resolved parts where a new entry goes (EEXIST if taken), its upper parents
+        made."""
+        if not parts:
+            raise fs_error(errno.EEXIST)
+        r, found = self._final(parts, False, ctx)
+        if found is not None:
+            raise fs_error(errno.EEXIST)
+        self._need_parent(r, ctx)
+        self._upper_dirs(r[:-1], ctx)
+        return r
 
     def _need_parent(self, r: Parts, ctx: Ctx) -> None:
         """The parent of a new entry must be a directory in the merged view."""
@@ -347,7 +359,7 @@ class OverlayBackend:
                 if found is None:
                     raise fs_error(errno.ENOENT)
                 layer = self.upper if found[0] == "u" else self.host
-                return layer.open(r, mode, ctx)  # type: ignore[no-any-return]
+                return layer.open(r, mode, ctx)
             if found is None:
                 if not flags & os.O_CREAT:
                     raise fs_error(errno.ENOENT)
@@ -360,14 +372,12 @@ class OverlayBackend:
                     raise fs_error(errno.EISDIR)
                 if found[0] == "h":
                     self._copy_up(r, ctx)  # the copied mode bits still refuse a 0444 file
-            return self.upper.open(r, mode, ctx)  # type: ignore[no-any-return]
+            return self.upper.open(r, mode, ctx)
 
     def stat(self, parts: Parts, follow: bool, ctx: Ctx) -> os.stat_result:
         with self._lock:
-            _, found = self._final(parts, follow, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
-            return found[1]  # type: ignore[no-any-return]
+            _, found = self._existing(parts, follow, ctx)
+            return found[1]
 
     def _merged_entries(self, r: Parts, ctx: Ctx) -> dict[str, str]:
         raw = self._raw(ctx)
@@ -384,9 +394,7 @@ class OverlayBackend:
 
     def scandir(self, parts: Parts, ctx: Ctx) -> Listing:
         with self._lock:
-            r, found = self._final(parts, True, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, True, ctx)
             if not st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.ENOTDIR)
             return r, list(self._merged_entries(r, ctx).items())
@@ -395,9 +403,7 @@ class OverlayBackend:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EINVAL)
-            r, found = self._final(parts, False, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, False, ctx)
             if not st.S_ISLNK(found[1].st_mode):
                 raise fs_error(errno.EINVAL)
             return self._link_text(r, found[0], ctx)
@@ -412,9 +418,7 @@ class OverlayBackend:
 
     def access(self, parts: Parts, mode: int, ctx: Ctx) -> bool:
         with self._lock:
-            r, found = self._final(parts, True, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, True, ctx)
             layer = self.upper if found[0] == "u" else self.host
             return bool(layer.access(r, mode, self._raw(ctx)))
 
@@ -422,22 +426,14 @@ class OverlayBackend:
 
     def mkdir(self, parts: Parts, mode: int, ctx: Ctx) -> None:
         with self._lock:
-            if not parts:
-                raise fs_error(errno.EEXIST)
-            r, found = self._final(parts, False, ctx)
-            if found is not None:
-                raise fs_error(errno.EEXIST)
-            self._need_parent(r, ctx)
-            self._upper_dirs(r[:-1], ctx)
+            r = self._new_entry(parts, ctx)
             self.upper.mkdir(r, mode, ctx)
 
     def rmdir(self, parts: Parts, ctx: Ctx) -> None:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EBUSY)
-            r, found = self._final(parts, False, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, False, ctx)
             if not st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.ENOTDIR)
             if self._merged_entries(r, ctx):
@@ -450,9 +446,7 @@ class OverlayBackend:
         with self._lock:
             if not parts:
                 raise fs_error(errno.EISDIR)
-            r, found = self._final(parts, False, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, False, ctx)
             if st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.EISDIR)
             if found[0] == "u":
@@ -495,13 +489,7 @@ class OverlayBackend:
 
     def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None:
         with self._lock:
-            if not parts:
-                raise fs_error(errno.EEXIST)
-            r, found = self._final(parts, False, ctx)
-            if found is not None:
-                raise fs_error(errno.EEXIST)
-            self._need_parent(r, ctx)
-            self._upper_dirs(r[:-1], ctx)
+            r = self._new_entry(parts, ctx)
             self.upper.symlink(target, r, self._raw(ctx))
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
@@ -525,9 +513,7 @@ class OverlayBackend:
 
     def _changed(self, parts: Parts, follow: bool, ctx: Ctx) -> Parts:
         """Resolve, guard and copy up an existing object about to change in place."""
-        r, found = self._final(parts, follow, ctx)
-        if found is None:
-            raise fs_error(errno.ENOENT)
+        r, found = self._existing(parts, follow, ctx)
         if found[0] == "h":
             if st.S_ISDIR(found[1].st_mode):
                 self._upper_dirs(r, ctx)
@@ -550,9 +536,7 @@ class OverlayBackend:
 
     def truncate(self, parts: Parts, length: int, ctx: Ctx) -> None:
         with self._lock:
-            r, found = self._final(parts, True, ctx)
-            if found is None:
-                raise fs_error(errno.ENOENT)
+            r, found = self._existing(parts, True, ctx)
             if st.S_ISDIR(found[1].st_mode):
                 raise fs_error(errno.EISDIR)
             r = self._changed(parts, True, ctx)
@@ -577,10 +561,10 @@ class OverlayBackend:
 
         Returns None when a component is missing or is not a real directory.
         """
-        fd = os.open(".", _DIR_WALK, dir_fd=self.host._root_fd)
+        fd = os.open(".", DIR_WALK, dir_fd=self.host._root_fd)
         for name in parts:
             try:
-                nfd = os.open(name, _DIR_WALK, dir_fd=fd)
+                nfd = os.open(name, DIR_WALK, dir_fd=fd)
             except OSError as exc:
                 os.close(fd)
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
@@ -622,7 +606,7 @@ class OverlayBackend:
 
     def _upper_bytes(self, parts: Parts, ctx: Ctx) -> bytes:
         with self.upper.open(parts, "rb", ctx) as f:
-            return f.read()  # type: ignore[no-any-return]
+            return f.read()
 
     def changes(self, vroot: str = "/") -> list[Change]:
         """Every difference between the merged view and the host as it is now."""
@@ -789,7 +773,7 @@ class OverlayBackend:
             return True
         if not bounds.by_inode:
             return False
-        fd = os.open(".", _DIR_WALK, dir_fd=self.host._root_fd)
+        fd = os.open(".", DIR_WALK, dir_fd=self.host._root_fd)
         try:
             for name in parts:
                 try:
@@ -800,7 +784,7 @@ class OverlayBackend:
                     return True
                 if not st.S_ISDIR(info.st_mode):
                     return False
-                nfd = os.open(name, _DIR_WALK, dir_fd=fd)
+                nfd = os.open(name, DIR_WALK, dir_fd=fd)
                 os.close(fd)
                 fd = nfd
         finally:

@@ -27,6 +27,7 @@ import functools
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import re2
 from re2 import _re2
@@ -201,12 +202,12 @@ class Regex:
         self.swap = eol == "\0"
         self.approx = False
         self._bt: backtrack.Program | None = None
-        self._re2 = None
+        self._re2: Any = None  # re2's compiled RE2 (an untyped C extension)
         self.literal = None if icase or tree is None else _literal_text(tree)
         self._literal_bytes = None if self.literal is None else encode(self.literal, utf8)
-        simple = tree is not None and not icase
-        self._required = shortcut.required_literal(tree) if simple else None
-        prefix = shortcut.prefix_literal(tree) if simple else None
+        simple = None if icase else tree  # the tree the literal shortcuts read, if any
+        self._required = shortcut.required_literal(simple) if simple is not None else None
+        prefix = shortcut.prefix_literal(simple) if simple is not None else None
         self._prefix = None if prefix is None else encode(prefix, utf8)
         self._prefix_text = prefix
         self._attempt: Callable[[str, int], object] | None = None  # see _make_test
@@ -214,8 +215,8 @@ class Regex:
         self._runs = None  # see _count_by_tails
         self._verified: list = [None]  # see prime: records known to match
         self._line_twin: Callable[[], Regex] | None = None  # set by compile()
-        self._exact = (shortcut.exact_set(tree) if simple and eol is None and not multiline
-                       else None)
+        self._exact = (shortcut.exact_set(simple) if simple is not None and eol is None
+                       and not multiline else None)
         if tree is not None and has_backref(tree):
             self.source = None
             self._bt = backtrack.Program(
@@ -251,7 +252,7 @@ class Regex:
         if tree is not None and not span_group and eol is None:
             self._linear = linear.compile_linear(
                 tree, utf8=utf8, icase=icase, eol=eol, multiline=multiline)
-        self.test = self._make_test()  # type: ignore[method-assign]
+        self.test = self._make_test()  # type: ignore[method-assign,assignment]  # a per-pattern fast test
 
     @property
     def backtracking(self) -> bool:
@@ -325,7 +326,7 @@ class Regex:
             lin = self._linear
             if lin is not None and len(subject) <= linear.MAX_SUBJECT:
                 return lin.search(subject, pos) if endpos is None else lin.search(
-                    subject, pos, endpos)  # type: ignore[return-value]
+                    subject, pos, endpos)  # type: ignore[return-value]  # the linear engine returns re.Match, which quacks as our Match
             data = self._same_offsets(subject)
             if data is not None:
                 n = len(data)
@@ -343,7 +344,7 @@ class Regex:
         per instance by :meth:`_make_test`'s closure (the per-record hot path)."""
         return self.search(subject) is not None
 
-    def _make_test(self) -> Callable[[object], bool]:
+    def _make_test(self) -> Callable[[Any], bool]:
         exact, req, search = self._exact, self._required, self.search
         if exact is not None:
             def test_exact(subject) -> bool:
@@ -400,12 +401,12 @@ class Regex:
             lin = self._linear
             if (lin is not None and not self.can_match_empty
                     and len(subject) <= linear.MAX_SUBJECT):
-                yield from lin.finditer(subject, pos, n)  # type: ignore[misc]
+                yield from lin.finditer(subject, pos, n)  # type: ignore[misc]  # re.Match objects quack as our Match
                 return
             data = self._same_offsets(subject)
             if data is not None:
-                for spans in self._iter_spans(data, pos, n):
-                    yield Match(self, subject, spans)
+                for found in self._iter_spans(data, pos, n):
+                    yield Match(self, subject, found)
             else:
                 yield from self._finditer_text(subject, pos, n)
             return
@@ -510,8 +511,8 @@ class Regex:
             elif match is not None:
                 s = match(_UNANCHORED, data, pos, end)[0][0]
             else:
-                m = self.search(data, pos, end)
-                s = -1 if m is None else m.start()
+                hit = self.search(data, pos, end)
+                s = -1 if hit is None else hit.start()
             if s < 0 or s >= end:
                 return
             k = rfind(eol, pos, s)
@@ -681,7 +682,7 @@ class Regex:
         lin = self._linear
         if (lin is not None and not self.can_match_empty and subject.__class__ is str
                 and len(subject) <= linear.MAX_SUBJECT):
-            return lin.subn(repl, subject, count)
+            return lin.subn(repl, subject, count)  # type: ignore[arg-type]  # a callable repl reads only what re.Match has too
         if self._re2 is not None and not self.span_group and isinstance(subject, str):
             same = self._same_offsets(subject)
             if same is not None:
@@ -774,7 +775,7 @@ def _literal_text(tree: Node) -> str | None:
     items = tree.items if isinstance(tree, Cat) else [tree]
     if not items or not all(isinstance(n, Lit) for n in items):
         return None
-    text = "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]
+    text = "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]  # every item was just checked to be a Lit
     return None if any("\ud800" <= c <= "\udfff" for c in text) else text
 
 
@@ -795,7 +796,7 @@ def _template(repl: str) -> Callable[[Match], str]:
         return "".join(p if isinstance(p, str) else (m.group(p) or "") for p in pieces)
 
     if all(isinstance(p, str) for p in pieces):
-        expand.literal = "".join(pieces)  # type: ignore[attr-defined]
+        expand.literal = "".join(str(p) for p in pieces)  # type: ignore[attr-defined]  # the fast path subn reads
     return expand
 
 

@@ -286,7 +286,7 @@ def _word_end(node: Node, first: bool) -> Node | None:
         return Cat(items)
     if isinstance(node, Alt):
         branches = [_word_end(b, first) for b in node.branches]
-        return None if any(b is None for b in branches) else Alt(branches)  # type: ignore
+        return None if any(b is None for b in branches) else Alt(branches)  # type: ignore[arg-type]  # no branch is None past the any()
     if isinstance(node, Repeat) and node.lo >= 1 and isinstance(node.node, Lit | Set):
         rest = Repeat(node.node, node.lo - 1, None if node.hi is None else node.hi - 1)
         edge = _word_only(node.node)

@@ -78,7 +78,7 @@ def _text(node: Node) -> str | None:
     items = _flat(node)
     if not all(isinstance(n, Lit) and _plain(n.cp) for n in items):
         return None
-    return "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]
+    return "".join(chr(n.cp) for n in items)  # type: ignore[union-attr]  # every item was just checked to be a Lit
 
 
 def exact_set(tree: Node) -> frozenset[str] | None:
@@ -93,7 +93,7 @@ def exact_set(tree: Node) -> frozenset[str] | None:
         inner = body[0]
         while isinstance(inner, Group):
             inner = inner.node
-        branches = inner.branches if isinstance(inner, Alt) else [inner]
+        branches: list[Node] = inner.branches if isinstance(inner, Alt) else [inner]
     else:
         branches = [Cat(body)]
     out = set()
