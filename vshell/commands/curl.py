@@ -14,7 +14,7 @@ import time
 import urllib.parse
 from typing import Any
 
-from vshell.command import Exit, Invocation
+from vshell.command import Exit, HTTPClient, Invocation
 from vshell.commands import curl_file
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import UsageError, parse
@@ -395,7 +395,7 @@ def run(inv: Invocation) -> int:
     return status
 
 
-def _transfer_with_retry(inv: Invocation, cfg: Config, client: http.Client, url: str,
+def _transfer_with_retry(inv: Invocation, cfg: Config, client: HTTPClient | None, url: str,
                          out: str | None) -> int:
     delay = cfg.retry_delay if cfg.retry_delay is not None else 1.0
     attempt = 0
@@ -406,7 +406,8 @@ def _transfer_with_retry(inv: Invocation, cfg: Config, client: http.Client, url:
             if curl_file.is_file_url(url):  # served from the sandbox filesystem
                 curl_file.transfer(inv, cfg, url, sink, stats, CurlError, _read_source)
                 retryable = None
-            else:
+            else:  # run() refused network URLs when the sandbox has no client
+                assert client is not None
                 retryable = _transfer(inv, cfg, client, url, sink, stats, attempt < cfg.retry)
             code = 0
             if retryable is not None:
@@ -560,7 +561,7 @@ def _timeout(cfg: Config, deadline: float | None) -> http.Timeout:
     return http.timeout(left if left is not None else 600.0, connect=connect)
 
 
-def _transfer(inv: Invocation, cfg: Config, client: http.Client, url: str, sink: _Sink,
+def _transfer(inv: Invocation, cfg: Config, client: HTTPClient, url: str, sink: _Sink,
               stats: Stats, may_retry: bool = False) -> CurlError | None:
     """One URL, redirects included; returns a retryable HTTP failure (22) or raises."""
     deadline = None if cfg.max_time is None else stats.started + cfg.max_time
@@ -704,7 +705,7 @@ def _elapsed_ms(stats: Stats) -> int:
     return int((time.monotonic() - stats.started) * 1000)
 
 
-def _send(client: http.Client, request: http.Request, cfg: Config, stats: Stats,
+def _send(client: HTTPClient, request: http.Request, cfg: Config, stats: Stats,
           deadline: float | None) -> http.Response:
     host = request.url.host
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
