@@ -42,6 +42,17 @@ def _fmt_line(kind: str, blk: bytes) -> str:
     return "".join(f"  {w:06o}" for w in words).ljust(64)
 
 
+# The display options and the kind of line each adds (in the order given).
+_KIND_OF = {
+    "-C": "C", "--canonical": "C",
+    "-x": "x", "--two-bytes-hex": "x",
+    "-c": "c", "--one-byte-char": "c",
+    "-b": "b", "--one-byte-octal": "b",
+    "-d": "d", "--two-bytes-decimal": "d",
+    "-o": "o", "--two-bytes-octal": "o",
+}
+
+
 def run(inv: Invocation) -> int:
     opts = tio.options(inv, "bcCdn:os:vxL::e:f:", [
         "one-byte-octal", "one-byte-char", "canonical", "two-bytes-decimal", "length=",
@@ -52,18 +63,8 @@ def run(inv: Invocation) -> int:
     skip = 0
     verbose = False
     for k, v in opts.items:
-        if k in ("-C", "--canonical"):
-            kinds.append("C")
-        elif k in ("-x", "--two-bytes-hex"):
-            kinds.append("x")
-        elif k in ("-c", "--one-byte-char"):
-            kinds.append("c")
-        elif k in ("-b", "--one-byte-octal"):
-            kinds.append("b")
-        elif k in ("-d", "--two-bytes-decimal"):
-            kinds.append("d")
-        elif k in ("-o", "--two-bytes-octal"):
-            kinds.append("o")
+        if k in _KIND_OF:
+            kinds.append(_KIND_OF[k])
         elif k in ("-n", "--length"):
             length = tio.parse_size(v or "")
             if length is None:

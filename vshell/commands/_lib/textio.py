@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import IO
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib import futil as _futil
 from vshell.commands._lib import opts as _opts
 from vshell.commands._lib.helptext import find_help, find_version
 from vshell.text import gnuquote
@@ -135,14 +136,8 @@ squote = gnuquote.shell_escape
 aquote = gnuquote.shell_escape_always
 
 
-def chunks(inv: Invocation, f: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:
-    """Read ``f`` to EOF in chunks, checking for cancellation between reads."""
-    while True:
-        inv.cancel.check()
-        data = f.read(size)
-        if not data:
-            return
-        yield data
+# the cancel-checked reading loop every command uses (futil is the lower helper)
+chunks = _futil.chunks
 
 
 def records(inv: Invocation, f: IO[bytes], delim: bytes = b"\n") -> Iterator[bytes]:
