@@ -10,6 +10,7 @@ as on a pipe, change nothing.  Messages and statuses are those of less 590 and u
 from __future__ import annotations
 
 import stat as st
+from collections.abc import Callable
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
@@ -40,28 +41,10 @@ _MORE_LONG = {"silent": "d", "logical": "f", "no-pause": "l", "print-over": "c",
 
 
 def less(inv: Invocation) -> int:
-    files = _less_operands(inv)
-    if not files:
-        _copy(inv, inv.stdin)
-        return 0
-    for name in files:
-        if name == "-":
-            _copy(inv, inv.stdin)
-            continue
-        path = inv.abs(name)
-        try:
-            if st.S_ISDIR(inv.fs.stat(path).st_mode):
-                inv.stdout.write(enc(f"{name} is a directory\n"))  # less says it there
-                continue
-            f = inv.fs.open(path, "rb")
-        except OSError as e:
-            inv.stdout.write(enc(f"{name}: {strerror(e)}\n"))
-            continue
-        try:
-            _copy(inv, f)
-        finally:
-            f.close()
-    return 0
+    return _copy_files(
+        inv, _less_operands(inv), dash_is_stdin=True,
+        directory="{name} is a directory\n",  # less says it on stdout
+        open_failed=lambda name, e: inv.stdout.write(enc(f"{name}: {strerror(e)}\n")))
 
 
 def _less_operands(inv: Invocation) -> list[str]:
@@ -113,22 +96,39 @@ def _less_operands(inv: Invocation) -> list[str]:
 
 
 def more(inv: Invocation) -> int:
-    files = _more_operands(inv)
+    return _copy_files(
+        inv, _more_operands(inv), directory="\n*** {name}: directory ***\n\n",
+        header="::::::::::::::\n{name}\n::::::::::::::\n",
+        open_failed=lambda name, e: inv.error(f"cannot open {name}: {strerror(e)}"))
+
+
+def _copy_files(inv: Invocation, files: list[str], *, directory: str,
+                open_failed: Callable[[str, OSError], object], header: str = "",
+                dash_is_stdin: bool = False) -> int:
+    """Copy each file (stdin when there are none) as less and more do on a pipe.
+
+    The two differ only in what they say: the note for a directory, the complaint for a
+    file that does not open, more's header before each file, and less reading ``-``.
+    """
     if not files:
         _copy(inv, inv.stdin)
         return 0
     for name in files:
+        if dash_is_stdin and name == "-":
+            _copy(inv, inv.stdin)
+            continue
         path = inv.abs(name)
         try:
             if st.S_ISDIR(inv.fs.stat(path).st_mode):
-                inv.stdout.write(enc(f"\n*** {name}: directory ***\n\n"))
+                inv.stdout.write(enc(directory.format(name=name)))
                 continue
             f = inv.fs.open(path, "rb")
         except OSError as e:
-            inv.error(f"cannot open {name}: {strerror(e)}")
+            open_failed(name, e)
             continue
         try:
-            inv.stdout.write(enc(f"::::::::::::::\n{name}\n::::::::::::::\n"))
+            if header:
+                inv.stdout.write(enc(header.format(name=name)))
             _copy(inv, f)
         finally:
             f.close()
