@@ -76,6 +76,30 @@ def close_input(inv: Invocation, f: IO[bytes]) -> None:
             pass
 
 
+def open_all(inv: Invocation, names: list[str]) -> list[IO[bytes]]:
+    """Open every operand before reading any (comm, paste: they read side by side).
+
+    The first that does not open ends the command, as in GNU.
+    """
+    files = []
+    for name in names:
+        try:
+            files.append(open_input(inv, name))
+        except OSError as e:
+            raise Exit(1, _name_and_reason(name, e)) from None
+    return files
+
+
+def two_operands(inv: Invocation, ops: list[str]) -> None:
+    """comm and join compare exactly two files: GNU's complaints for fewer or more."""
+    if not ops:
+        raise usage_error(inv, "missing operand")
+    if len(ops) < 2:
+        raise usage_error(inv, f"missing operand after {quote(ops[0])}")
+    if len(ops) > 2:
+        raise usage_error(inv, f"extra operand {quote(ops[2])}")
+
+
 def _name_and_reason(name: str, e: OSError) -> str:
     return f"{squote(name)}: {strerror(e)}"
 
