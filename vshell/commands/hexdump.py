@@ -80,22 +80,8 @@ def run(inv: Invocation) -> int:
             raise Exit(1, "custom formats (-e/-f) are not supported by vshell")
     kinds = kinds or ["default"]
     names = opts.operands or ["-"]
-    status = [0]
-    failed = [0]
-
-    def stream():
-        for name in names:
-            try:
-                f = tio.open_input(inv, name)
-            except OSError as e:
-                inv.error(f"{name}: {tio.strerror(e)}")
-                status[0] = 1
-                failed[0] += 1
-                continue
-            try:
-                yield from tio.chunks(inv, f)
-            finally:
-                tio.close_input(inv, f)
+    source = tio.Concatenated(inv, names,
+                              open_error=lambda name, e: f"{name}: {tio.strerror(e)}")
 
     if length == 0:
         return 0
@@ -125,7 +111,7 @@ def run(inv: Invocation) -> int:
         offset += len(blk)
 
     offset = 0
-    for data in stream():
+    for data in source:
         if to_skip:
             if len(data) <= to_skip:
                 to_skip -= len(data)
@@ -149,11 +135,11 @@ def run(inv: Invocation) -> int:
             break
     if buf:
         emit(buf)
-    if failed[0] == len(names):
+    if source.unopened == len(names):
         inv.stdout.write("".join(out).encode())
         inv.error("all input file arguments failed")
         return 1
     if offset and length != 0:
         out.append(addr_fmt % offset + "\n")
     inv.stdout.write("".join(out).encode())
-    return status[0]
+    return source.status

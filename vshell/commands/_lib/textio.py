@@ -76,6 +76,49 @@ def close_input(inv: Invocation, f: IO[bytes]) -> None:
             pass
 
 
+class Concatenated:
+    """The operands read as one byte stream (od, hexdump), as GNU and util-linux read them.
+
+    A file that does not open is reported (``open_error``) and skipped; with
+    ``read_error`` so is one that fails while being read (without, the error propagates).
+    ``status`` becomes 1 on any failure; ``unopened`` counts the files that did not open.
+    """
+
+    def __init__(
+        self,
+        inv: Invocation,
+        names: list[str],
+        open_error: Callable[[str, OSError], str],
+        read_error: Callable[[str, OSError], str] | None = None,
+    ) -> None:
+        self.inv = inv
+        self.names = names
+        self.open_error = open_error
+        self.read_error = read_error
+        self.status = 0
+        self.unopened = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        inv = self.inv
+        for name in self.names:
+            try:
+                f = open_input(inv, name)
+            except OSError as e:
+                inv.error(self.open_error(name, e))
+                self.status = 1
+                self.unopened += 1
+                continue
+            try:
+                yield from chunks(inv, f)
+            except OSError as e:
+                if self.read_error is None:
+                    raise
+                inv.error(self.read_error(name, e))
+                self.status = 1
+            finally:
+                close_input(inv, f)
+
+
 def open_all(inv: Invocation, names: list[str]) -> list[IO[bytes]]:
     """Open every operand before reading any (comm, paste: they read side by side).
 
