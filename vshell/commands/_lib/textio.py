@@ -152,11 +152,13 @@ def each_input(
     names: list[str],
     work: Callable[[IO[bytes]], None],
     open_error: Callable[[str, OSError], str] = _name_and_reason,
+    read_error: Callable[[str, OSError], str] | None = _name_and_reason,
 ) -> int:
     """Run ``work`` on each operand's stream in turn (no operand: stdin), and the status.
 
-    An operand that cannot be opened (message ``open_error``) or read (``name: reason``)
-    is reported as the GNU tools do, makes the status 1, and the next one is taken.
+    An operand that cannot be opened (message ``open_error``) or read (``read_error``;
+    ``None``: the error propagates) is reported as the GNU tools do, makes the status 1,
+    and the next one is taken.
     """
     status = 0
     for name in names or ["-"]:
@@ -169,11 +171,37 @@ def each_input(
         try:
             work(f)
         except OSError as e:
-            inv.error(_name_and_reason(name, e))
+            if read_error is None:
+                raise
+            inv.error(read_error(name, e))
             status = 1
         finally:
             close_input(inv, f)
     return status
+
+
+def read_whole(
+    inv: Invocation,
+    name: str,
+    open_error: Callable[[str, OSError], str],
+    read_error: Callable[[str, OSError], str],
+) -> bytes | None:
+    """All of one operand's bytes (fmt, tac work on whole files), or None once reported.
+
+    The caller makes its status 1 on None; the messages are each tool's own.
+    """
+    try:
+        f = open_input(inv, name)
+    except OSError as e:
+        inv.error(open_error(name, e))
+        return None
+    try:
+        return b"".join(chunks(inv, f))
+    except OSError as e:
+        inv.error(read_error(name, e))
+        return None
+    finally:
+        close_input(inv, f)
 
 
 def map_lines(inv: Invocation, f: IO[bytes], fn: Callable[[bytes], bytes],
