@@ -106,3 +106,16 @@ def invalid_arg(
     lines.append(f"Try '{inv.name} --help' for more information.")
     inv.stderr.write(enc("\n".join(lines) + "\n"))
     return Exit(status)
+
+
+def last_switch(items: list[tuple[str, str | None]], yes: tuple[str, ...],
+                no: tuple[str, ...], default: bool = False) -> bool:
+    """Whether the last of the ``yes``/``no`` options given is a ``yes`` one (``default``
+    when neither is): GNU's paired switches (-L/-P, --dereference/--no-dereference)."""
+    value = default
+    for key, _ in items:
+        if key in yes:
+            value = True
+        elif key in no:
+            value = False
+    return value
