@@ -12,6 +12,7 @@ import re
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
+from vshell.commands._lib.futil import last_switch
 from vshell.records import field, record
 
 _HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -336,43 +337,25 @@ def run(inv: Invocation) -> int:
         "posix", "binary", "suffix=", "fuzz=", "verbose", "follow-symlinks", "merge=?"],
         usage_status=2)
     strip: int | None = None
-    patchfile = None
-    reverse = dry = forward = silent = remove_empty = backup = False
-    no_backup_mismatch = "POSIXLY_CORRECT" in inv.env
-    outfile = None
-    reject = None
-    directory = None
+    patchfile = opts.last("-i", "--input")
+    reverse = opts.has("-R", "--reverse")
+    dry = opts.has("--dry-run")
+    forward = opts.has("-N", "--forward")
+    silent = opts.has("-s", "--silent", "--quiet")
+    remove_empty = opts.has("-E", "--remove-empty-files")
+    backup = opts.has("-b", "--backup")
+    no_backup_mismatch = last_switch(opts.items, ("--no-backup-if-mismatch",),
+                                     ("--backup-if-mismatch",), "POSIXLY_CORRECT" in inv.env)
+    outfile = opts.last("-o", "--output")
+    reject = opts.last("-r", "--reject-file")
+    directory = opts.last("-d", "--directory")
     suffix = ".orig"
     maxfuzz = 2
-    for k, v in opts.items:
+    for k, v in opts.items:  # the options whose values are checked, in command-line order
         if k in ("-p", "--strip"):
             if not (v or "").isdigit():
                 raise Exit(2, f"**** strip count {v} is not a number")
             strip = int(v or "0")
-        elif k in ("-i", "--input"):
-            patchfile = v
-        elif k in ("-R", "--reverse"):
-            reverse = True
-        elif k == "--dry-run":
-            dry = True
-        elif k in ("-N", "--forward"):
-            forward = True
-        elif k in ("-s", "--silent", "--quiet"):
-            silent = True
-        elif k in ("-o", "--output"):
-            outfile = v
-        elif k in ("-r", "--reject-file"):
-            reject = v
-        elif k in ("-d", "--directory"):
-            directory = v
-        elif k in ("-E", "--remove-empty-files"):
-            remove_empty = True
-        elif k in ("-b", "--backup"):
-            backup = True
-        elif k == "--no-backup-if-mismatch":
-            no_backup_mismatch = True
-        elif k == "--backup-if-mismatch":
-            no_backup_mismatch = False
         elif k in ("-z", "--suffix"):
             suffix = v or ".orig"
         elif k in ("-F", "--fuzz"):
