@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
+from vshell.commands._lib.argwalk import ArgWalk
 from vshell.commands._lib.futil import enc, strerror
 from vshell.commands._lib.helptext import help_text
 
@@ -49,15 +50,9 @@ def less(inv: Invocation) -> int:
 
 def _less_operands(inv: Invocation) -> list[str]:
     """The file operands of a less command line; complains about unknown options as less."""
-    files: list[str] = []
-    args = list(inv.args)
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            files.extend(args[i:])
-            break
+    walk = ArgWalk(inv.args)
+    files = walk.files
+    for a in walk:
         if a.startswith("+") or a == "-":
             if a == "-":
                 files.append(a)
@@ -80,8 +75,8 @@ def _less_operands(inv: Invocation) -> list[str]:
         while j < len(a):
             ch = a[j]
             if ch in _LESS_VALUED:
-                if j + 1 == len(a) and i < len(args):
-                    i += 1
+                if j + 1 == len(a):
+                    walk.take()
                 break
             if ch == "V":
                 inv.stdout.write(b"less 590 (vshell: no terminal, copies its input)\n")
@@ -136,15 +131,9 @@ def _copy_files(inv: Invocation, files: list[str], *, directory: str,
 
 
 def _more_operands(inv: Invocation) -> list[str]:
-    files: list[str] = []
-    args = list(inv.args)
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            files.extend(args[i:])
-            break
+    walk = ArgWalk(inv.args)
+    files = walk.files
+    for a in walk:
         if a.startswith("+") and len(a) > 1:
             continue
         if a.startswith("--"):
@@ -153,7 +142,7 @@ def _more_operands(inv: Invocation) -> list[str]:
             if letter is None:
                 raise _more_usage(inv, f"unrecognized option '{a}'")
             if letter == "n" and not eq:
-                i += 1
+                walk.take()
             a = "-" + letter
             if letter == "n":
                 continue
@@ -172,9 +161,8 @@ def _more_operands(inv: Invocation) -> list[str]:
                 raise Exit(0)
             if ch == "n":
                 if j + 1 == len(body):
-                    if i >= len(args):
+                    if walk.take() is None:
                         raise _more_usage(inv, "option requires an argument -- 'n'")
-                    i += 1
                 break
             if ch not in "dflcpesu":
                 raise _more_usage(inv, f"invalid option -- '{ch}'")
