@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import unicodedata
 from dataclasses import dataclass
+from functools import partial
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.argwalk import ArgWalk
@@ -103,6 +104,7 @@ def _parse(inv: Invocation) -> tuple[dict[str, str | bool], list[str]]:
     opts: dict[str, str | bool] = {}
     walk = ArgWalk(inv.args)
     files = walk.files
+    usage = partial(_usage, inv)
     valued = {"f": "from", "t": "to", "o": "output"}
     longs = {"from-code": "f", "to-code": "t", "output": "o", "list": "l", "silent": "s",
              "help": "?", "usage": "usage", "version": "V"}
@@ -118,10 +120,7 @@ def _parse(inv: Invocation) -> tuple[dict[str, str | bool], list[str]]:
             letter = longs[matches[0]]
             if letter in valued:
                 if not eq:
-                    taken = walk.take()
-                    if taken is None:
-                        raise _usage(inv, f"option '--{matches[0]}' requires an argument")
-                    value = taken
+                    value = walk.need(usage, f"option '--{matches[0]}' requires an argument")
                 opts[valued[letter]] = value
             else:
                 opts[letter] = True
@@ -135,10 +134,7 @@ def _parse(inv: Invocation) -> tuple[dict[str, str | bool], list[str]]:
             if ch in valued:
                 value = a[j + 1 :]
                 if not value:
-                    taken = walk.take()
-                    if taken is None:
-                        raise _usage(inv, f"option requires an argument -- '{ch}'")
-                    value = taken
+                    value = walk.need(usage, f"option requires an argument -- '{ch}'")
                 opts[valued[ch]] = value
                 break
             if ch not in "lcs?V":

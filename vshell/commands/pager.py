@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import stat as st
 from collections.abc import Callable
+from functools import partial
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
@@ -161,8 +162,7 @@ def _more_operands(inv: Invocation) -> list[str]:
                 raise Exit(0)
             if ch == "n":
                 if j + 1 == len(body):
-                    if walk.take() is None:
-                        raise _more_usage(inv, "option requires an argument -- 'n'")
+                    walk.need(partial(_more_usage, inv), "option requires an argument -- 'n'")
                 break
             if ch not in "dflcpesu":
                 raise _more_usage(inv, f"invalid option -- '{ch}'")

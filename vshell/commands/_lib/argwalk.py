@@ -7,7 +7,7 @@ walk they share: every argument up to ``--`` in turn, the values options take, t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 
 class ArgWalk:
@@ -33,4 +33,14 @@ class ArgWalk:
             return None
         value = self.args[self.pos]
         self.pos += 1
+        return value
+
+    def need(self, usage: Callable[[str], Exception], message: str) -> str:
+        """The next argument as a required value; raises ``usage(message)`` when none is left.
+
+        ``usage`` is called only then: the commands' usage errors print as they are made.
+        """
+        value = self.take()
+        if value is None:
+            raise usage(message)
         return value
