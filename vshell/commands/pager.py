@@ -34,8 +34,10 @@ _LESS_LONG = {
 }
 
 LESS_HELP = help_text("less")
+_LESS_VERSION = b"less 590 (vshell: no terminal, copies its input)\n"
 
 MORE_HELP = help_text("more")
+_MORE_VERSION = b"more from util-linux 2.38.1\n"
 
 _MORE_LONG = {"silent": "d", "logical": "f", "no-pause": "l", "print-over": "c",
               "clean-print": "p", "exit-on-eof": "e", "squeeze": "s", "plain": "u",
@@ -61,11 +63,9 @@ def _less_operands(inv: Invocation) -> list[str]:
         if a.startswith("--"):
             name = a[2:].partition("=")[0]
             if name == "help":
-                inv.stdout.write(LESS_HELP.encode())
-                raise Exit(0)
+                raise _answer(inv, LESS_HELP.encode())
             if name == "version":
-                inv.stdout.write(b"less 590 (vshell: no terminal, copies its input)\n")
-                raise Exit(0)
+                raise _answer(inv, _LESS_VERSION)
             if not any(known.startswith(name) for known in _LESS_LONG) or not name:
                 inv.stderr.write(enc(f'There is no {name} option ("less --help" for help)\n'))
             continue
@@ -80,11 +80,9 @@ def _less_operands(inv: Invocation) -> list[str]:
                     walk.take()
                 break
             if ch == "V":
-                inv.stdout.write(b"less 590 (vshell: no terminal, copies its input)\n")
-                raise Exit(0)
+                raise _answer(inv, _LESS_VERSION)
             if ch == "?":
-                inv.stdout.write(LESS_HELP.encode())
-                raise Exit(0)
+                raise _answer(inv, LESS_HELP.encode())
             if ch not in _LESS_FLAGS and not ch.isdigit():
                 inv.stderr.write(enc(f'There is no -{ch} option ("less --help" for help)\n'))
             j += 1
@@ -155,11 +153,9 @@ def _more_operands(inv: Invocation) -> list[str]:
             continue
         for j, ch in enumerate(body):
             if ch == "h":
-                inv.stdout.write(MORE_HELP.encode())
-                raise Exit(0)
+                raise _answer(inv, MORE_HELP.encode())
             if ch == "V":
-                inv.stdout.write(b"more from util-linux 2.38.1\n")
-                raise Exit(0)
+                raise _answer(inv, _MORE_VERSION)
             if ch == "n":
                 if j + 1 == len(body):
                     walk.need(partial(_more_usage, inv), "option requires an argument -- 'n'")
@@ -167,6 +163,12 @@ def _more_operands(inv: Invocation) -> list[str]:
             if ch not in "dflcpesu":
                 raise _more_usage(inv, f"invalid option -- '{ch}'")
     return files
+
+
+def _answer(inv: Invocation, text: bytes) -> Exit:
+    """--help and --version: the text on stdout, then the end with status 0 (raise it)."""
+    inv.stdout.write(text)
+    return Exit(0)
 
 
 def _more_usage(inv: Invocation, message: str) -> Exit:
