@@ -70,6 +70,12 @@ class FilePatch:
     hunks: list[Hunk] = field(default_factory=list)
     first_hunk_line: int = 0
 
+    def add_hunk(self, hunk: Hunk, line: int) -> None:
+        """Append a hunk; the first one's input line is where "can't find file" points."""
+        if not self.hunks:
+            self.first_hunk_line = line
+        self.hunks.append(hunk)
+
 
 def parse(data: bytes) -> list[FilePatch]:
     lines = data.splitlines(keepends=True)
@@ -92,9 +98,7 @@ def parse(data: bytes) -> list[FilePatch]:
             if mo:
                 h, j = _read_context(lines, i + 1, mo)
                 if h is not None:
-                    if not cur.hunks:
-                        cur.first_hunk_line = i + 2
-                    cur.hunks.append(h)
+                    cur.add_hunk(h, i + 2)
                     i = j
                     continue
         if body.startswith(b"--- ") and i + 1 < n and lines[i + 1].startswith(b"+++ "):
@@ -104,17 +108,13 @@ def parse(data: bytes) -> list[FilePatch]:
         m = _HUNK.match(body)
         if m and (cur.old is not None or cur.new is not None):
             h, i = _read_unified(lines, i, m)
-            if not cur.hunks:
-                cur.first_hunk_line = i - len(h.lines) - 1 + 1
-            cur.hunks.append(h)
+            cur.add_hunk(h, i - len(h.lines) - 1 + 1)
             continue
         mn = _NORMAL.match(body)
         if mn:
             h, j = _read_normal(lines, i, mn)
             if h is not None:
-                if not cur.hunks:
-                    cur.first_hunk_line = i + 1
-                cur.hunks.append(h)
+                cur.add_hunk(h, i + 1)
                 i = j
                 continue
         if body.startswith(b"Index: "):
