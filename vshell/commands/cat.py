@@ -108,28 +108,27 @@ class _Formatter:
                 self.at_start = False
 
 
+# Each option and the display switches it turns on (-A, -e and -t are shorthands).
+_SWITCHES: dict[str, tuple[str, ...]] = {
+    "-A": ("vis", "ends", "tabs"), "--show-all": ("vis", "ends", "tabs"),
+    "-b": ("nonblank",), "--number-nonblank": ("nonblank",),
+    "-e": ("vis", "ends"),
+    "-E": ("ends",), "--show-ends": ("ends",),
+    "-n": ("number",), "--number": ("number",),
+    "-s": ("squeeze",), "--squeeze-blank": ("squeeze",),
+    "-t": ("vis", "tabs"),
+    "-T": ("tabs",), "--show-tabs": ("tabs",),
+    "-v": ("vis",), "--show-nonprinting": ("vis",),
+}
+
+
 def run(inv: Invocation) -> int:
     opts = parse(inv, "AbeEnstTuv", LONG, help_text=HELP)
-    number = nonblank = squeeze = ends = tabs = vis = False
+    on: set[str] = set()
     for key, _ in opts.items:
-        if key in ("-A", "--show-all"):
-            vis = ends = tabs = True
-        elif key in ("-b", "--number-nonblank"):
-            nonblank = True
-        elif key == "-e":
-            vis = ends = True
-        elif key in ("-E", "--show-ends"):
-            ends = True
-        elif key in ("-n", "--number"):
-            number = True
-        elif key in ("-s", "--squeeze-blank"):
-            squeeze = True
-        elif key == "-t":
-            vis = tabs = True
-        elif key in ("-T", "--show-tabs"):
-            tabs = True
-        elif key in ("-v", "--show-nonprinting"):
-            vis = True
+        on.update(_SWITCHES.get(key, ()))
+    number, nonblank, squeeze = "number" in on, "nonblank" in on, "squeeze" in on
+    ends, tabs, vis = "ends" in on, "tabs" in on, "vis" in on
     fmt = None
     if number or nonblank or squeeze or ends or tabs or vis:
         fmt = _Formatter(number, nonblank, squeeze, ends, tabs, vis)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import stat as st
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.futil import enc, quote, quoteaf, strerror, write_line
+from vshell.commands._lib.futil import enc, last_switch, quote, quoteaf, strerror, write_line
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands.sysinfo import user_name
@@ -105,14 +105,14 @@ def _run(inv: Invocation, group_only: bool) -> int:
             raise _usage(inv, f"missing operand after {quote(spec)}")
         uid, gid = _parse_spec(inv, me, spec, group_only)
     walker = _Walker(inv, me, uid, gid, group_only,
-                     dereference=_last_wins(opts.items, ("--dereference",),
+                     dereference=last_switch(opts.items, ("--dereference",),
                                             ("-h", "--no-dereference"), default=True),
                      verbose=opts.has("-v", "--verbose"), changes=opts.has("-c", "--changes"),
                      quiet=opts.has("-f", "--silent", "--quiet"),
                      recursive=opts.has("-R", "--recursive"))
     walker.untouched = not wanted_owner
     walker.traverse = _last_choice(opts.items, {"-H": "H", "-L": "L", "-P": "P"}, "P")
-    preserve = _last_wins(opts.items, ("--preserve-root",), ("--no-preserve-root",), False)
+    preserve = last_switch(opts.items, ("--preserve-root",), ("--no-preserve-root",), False)
     for op in ops:
         path = inv.abs(op)
         if walker.recursive and preserve and _is_root(inv, path):
@@ -213,14 +213,3 @@ class _Walker:
         if self.uid is not None and self.gid is not None:
             return f"{user}:{group}"
         return str(user if self.uid is not None else group)
-
-
-def _last_wins(items: list[tuple[str, str | None]], yes: tuple[str, ...], no: tuple[str, ...],
-               default: bool) -> bool:
-    value = default
-    for key, _ in items:
-        if key in yes:
-            value = True
-        elif key in no:
-            value = False
-    return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
@@ -33,25 +34,19 @@ def run(inv: Invocation) -> int:
         parsed = parse_count(env) if env.isdigit() else None
         termwidth = parsed.value if parsed and parsed.value > 0 else 80
     lines: list[str] = []
-    status = 0
-    for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"{name}: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            for rec in tio.records(inv, f):
-                text = rec.decode("utf-8", "surrogateescape").rstrip("\n")
-                if not text.strip() and not (keep_empty and table):
-                    if not text and not keep_empty:
-                        continue
-                    if not text.strip() and not keep_empty:
-                        continue
-                lines.append(text)
-        finally:
-            tio.close_input(inv, f)
+
+    def collect(f: IO[bytes]) -> None:
+        for rec in tio.records(inv, f):
+            text = rec.decode("utf-8", "surrogateescape").rstrip("\n")
+            if not text.strip() and not (keep_empty and table):
+                if not text and not keep_empty:
+                    continue
+                if not text.strip() and not keep_empty:
+                    continue
+            lines.append(text)
+
+    status = tio.each_input(inv, opts.operands, collect, read_error=None,
+                            open_error=lambda name, e: f"{name}: {tio.strerror(e)}")
     out = _table(lines, seps, osep) if table else _columns(lines, termwidth, fillrows)
     inv.stdout.write(out.encode("utf-8", "surrogateescape"))
     return status

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vshell.command import Exit, Invocation
+from vshell.command import Invocation
 from vshell.commands._lib import textio as tio
 
 
@@ -20,18 +20,8 @@ def run(inv: Invocation) -> int:
     od = b"\t" if od_text is None else od_text.encode("utf-8", "surrogateescape")
     eol = b"\0" if opts.has("-z", "--zero-terminated") else b"\n"
     ops = opts.operands
-    if len(ops) < 2:
-        if not ops:
-            raise tio.usage_error(inv, "missing operand")
-        raise tio.usage_error(inv, f"missing operand after {tio.quote(ops[0])}")
-    if len(ops) > 2:
-        raise tio.usage_error(inv, f"extra operand {tio.quote(ops[2])}")
-    files = []
-    for name in ops:
-        try:
-            files.append(tio.open_input(inv, name))
-        except OSError as e:
-            raise Exit(1, f"{tio.squote(name)}: {tio.strerror(e)}") from None
+    tio.two_operands(inv, ops)
+    files = tio.open_all(inv, ops)
     its = [tio.records(inv, f, eol) for f in files]
     pre = [b"", od if show[0] else b"", (od if show[0] else b"") + (od if show[1] else b"")]
     out = inv.stdout

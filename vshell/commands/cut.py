@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from itertools import repeat
+from typing import IO
 
 from vshell.command import Invocation
 from vshell.commands._lib import textio as tio
@@ -151,54 +152,44 @@ def run(inv: Invocation) -> int:
     d = delim if delim is not None else b"\t"
     od = od_text.encode("utf-8", "surrogateescape") if od_text is not None else None
     fast = mode == "f" and d != eol and _fast_range(ranges, od, d)
-    status = 0
     out = inv.stdout
-    for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            for batch in tio.record_batches(inv, f, eol, _BATCH):
-                res: list[bytes] = []
-                if fast:
-                    res = _fast_fields(batch, d, ranges[0], only)
-                elif mode == "b" and len(ranges) == 1:
-                    lo, hi = ranges[0]
-                    res.extend([line[lo - 1:hi] for line in batch])
-                elif mode == "b":
-                    for line in batch:
-                        pieces = [line[lo - 1:hi] for lo, hi in ranges if lo <= len(line)]
-                        if od is None:
-                            res.append(b"".join(pieces))
-                        else:
-                            res.append(od.join(p for p in pieces if p))
-                else:
-                    j = od if od is not None else d
-                    for line in batch:
-                        if d not in line:
-                            if not only:
-                                res.append(line)
-                            continue
-                        parts = line.split(d)
-                        sel: list[bytes] = []
-                        for lo, hi in ranges:
-                            if lo > len(parts):
-                                break
-                            sel.extend(parts[lo - 1:hi])
-                        res.append(j.join(sel))
-                if res:
-                    out.write(eol.join(res) + eol)
-        except IsADirectoryError:
-            inv.error(f"{tio.squote(name)}: Is a directory")
-            status = 1
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
-    return status
+
+    def cut_file(f: IO[bytes]) -> None:
+        for batch in tio.record_batches(inv, f, eol, _BATCH):
+            res: list[bytes] = []
+            if fast:
+                res = _fast_fields(batch, d, ranges[0], only)
+            elif mode == "b" and len(ranges) == 1:
+                lo, hi = ranges[0]
+                res.extend([line[lo - 1:hi] for line in batch])
+            elif mode == "b":
+                for line in batch:
+                    pieces = [line[lo - 1:hi] for lo, hi in ranges if lo <= len(line)]
+                    if od is None:
+                        res.append(b"".join(pieces))
+                    else:
+                        res.append(od.join(p for p in pieces if p))
+            else:
+                j = od if od is not None else d
+                for line in batch:
+                    if d not in line:
+                        if not only:
+                            res.append(line)
+                        continue
+                    parts = line.split(d)
+                    sel: list[bytes] = []
+                    for lo, hi in ranges:
+                        if lo > len(parts):
+                            break
+                        sel.extend(parts[lo - 1:hi])
+                    res.append(j.join(sel))
+            if res:
+                out.write(eol.join(res) + eol)
+
+    return tio.each_input(inv, opts.operands, cut_file, read_error=_read_error)
 
 
+def _read_error(name: str, e: OSError) -> str:
+    if isinstance(e, IsADirectoryError):
+        return f"{tio.squote(name)}: Is a directory"
+    return f"{tio.squote(name)}: {tio.strerror(e)}"

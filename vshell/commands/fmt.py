@@ -384,20 +384,13 @@ def run(inv: Invocation) -> int:
     prefix = (opts.last("-p", "--prefix") or "").encode("utf-8", "surrogateescape")
     status = 0
     for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"cannot open {tio.aquote(name)} for reading: {tio.strerror(e)}")
+        data = tio.read_whole(
+            inv, name,
+            open_error=lambda n, e: f"cannot open {tio.aquote(n)} for reading: {tio.strerror(e)}",
+            read_error=lambda n, e: f"read error: {tio.strerror(e)}")
+        if data is None:
             status = 1
             continue
-        try:
-            data = b"".join(tio.chunks(inv, f))
-        except OSError as e:
-            inv.error(f"read error: {tio.strerror(e)}")
-            status = 1
-            continue
-        finally:
-            tio.close_input(inv, f)
         fm = _Fmt(inv, data, width, goal, opts.has("-u", "--uniform-spacing"),
                   opts.has("-s", "--split-only"), opts.has("-c", "--crown-margin"),
                   opts.has("-t", "--tagged-paragraph"), prefix)

@@ -42,6 +42,17 @@ def _fmt_line(kind: str, blk: bytes) -> str:
     return "".join(f"  {w:06o}" for w in words).ljust(64)
 
 
+# The display options and the kind of line each adds (in the order given).
+_KIND_OF = {
+    "-C": "C", "--canonical": "C",
+    "-x": "x", "--two-bytes-hex": "x",
+    "-c": "c", "--one-byte-char": "c",
+    "-b": "b", "--one-byte-octal": "b",
+    "-d": "d", "--two-bytes-decimal": "d",
+    "-o": "o", "--two-bytes-octal": "o",
+}
+
+
 def run(inv: Invocation) -> int:
     opts = tio.options(inv, "bcCdn:os:vxL::e:f:", [
         "one-byte-octal", "one-byte-char", "canonical", "two-bytes-decimal", "length=",
@@ -52,18 +63,8 @@ def run(inv: Invocation) -> int:
     skip = 0
     verbose = False
     for k, v in opts.items:
-        if k in ("-C", "--canonical"):
-            kinds.append("C")
-        elif k in ("-x", "--two-bytes-hex"):
-            kinds.append("x")
-        elif k in ("-c", "--one-byte-char"):
-            kinds.append("c")
-        elif k in ("-b", "--one-byte-octal"):
-            kinds.append("b")
-        elif k in ("-d", "--two-bytes-decimal"):
-            kinds.append("d")
-        elif k in ("-o", "--two-bytes-octal"):
-            kinds.append("o")
+        if k in _KIND_OF:
+            kinds.append(_KIND_OF[k])
         elif k in ("-n", "--length"):
             length = tio.parse_size(v or "")
             if length is None:
@@ -79,22 +80,8 @@ def run(inv: Invocation) -> int:
             raise Exit(1, "custom formats (-e/-f) are not supported by vshell")
     kinds = kinds or ["default"]
     names = opts.operands or ["-"]
-    status = [0]
-    failed = [0]
-
-    def stream():
-        for name in names:
-            try:
-                f = tio.open_input(inv, name)
-            except OSError as e:
-                inv.error(f"{name}: {tio.strerror(e)}")
-                status[0] = 1
-                failed[0] += 1
-                continue
-            try:
-                yield from tio.chunks(inv, f)
-            finally:
-                tio.close_input(inv, f)
+    source = tio.Concatenated(inv, names,
+                              open_error=lambda name, e: f"{name}: {tio.strerror(e)}")
 
     if length == 0:
         return 0
@@ -124,7 +111,7 @@ def run(inv: Invocation) -> int:
         offset += len(blk)
 
     offset = 0
-    for data in stream():
+    for data in source:
         if to_skip:
             if len(data) <= to_skip:
                 to_skip -= len(data)
@@ -148,11 +135,11 @@ def run(inv: Invocation) -> int:
             break
     if buf:
         emit(buf)
-    if failed[0] == len(names):
+    if source.unopened == len(names):
         inv.stdout.write("".join(out).encode())
         inv.error("all input file arguments failed")
         return 1
     if offset and length != 0:
         out.append(addr_fmt % offset + "\n")
     inv.stdout.write("".join(out).encode())
-    return status[0]
+    return source.status

@@ -12,8 +12,10 @@ from __future__ import annotations
 import codecs
 import unicodedata
 from dataclasses import dataclass
+from functools import partial
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.argwalk import ArgWalk
 from vshell.commands._lib.futil import enc, strerror
 from vshell.commands._lib.helptext import help_text
 
@@ -100,18 +102,13 @@ def _usage(inv: Invocation, message: str) -> Exit:
 
 def _parse(inv: Invocation) -> tuple[dict[str, str | bool], list[str]]:
     opts: dict[str, str | bool] = {}
-    files: list[str] = []
-    args = list(inv.args)
+    walk = ArgWalk(inv.args)
+    files = walk.files
+    usage = partial(_usage, inv)
     valued = {"f": "from", "t": "to", "o": "output"}
     longs = {"from-code": "f", "to-code": "t", "output": "o", "list": "l", "silent": "s",
              "help": "?", "usage": "usage", "version": "V"}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            files.extend(args[i:])
-            break
+    for a in walk:
         if a.startswith("--"):
             name, eq, value = a[2:].partition("=")
             matches = [k for k in longs if k.startswith(name)] if name else []
@@ -123,10 +120,7 @@ def _parse(inv: Invocation) -> tuple[dict[str, str | bool], list[str]]:
             letter = longs[matches[0]]
             if letter in valued:
                 if not eq:
-                    if i >= len(args):
-                        raise _usage(inv, f"option '--{matches[0]}' requires an argument")
-                    value = args[i]
-                    i += 1
+                    value = walk.need(usage, f"option '--{matches[0]}' requires an argument")
                 opts[valued[letter]] = value
             else:
                 opts[letter] = True
@@ -140,10 +134,7 @@ def _parse(inv: Invocation) -> tuple[dict[str, str | bool], list[str]]:
             if ch in valued:
                 value = a[j + 1 :]
                 if not value:
-                    if i >= len(args):
-                        raise _usage(inv, f"option requires an argument -- '{ch}'")
-                    value = args[i]
-                    i += 1
+                    value = walk.need(usage, f"option requires an argument -- '{ch}'")
                 opts[valued[ch]] = value
                 break
             if ch not in "lcs?V":

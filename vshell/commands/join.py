@@ -101,12 +101,7 @@ def run(inv: Invocation) -> int:
         elif k == "--header":
             header = True
     ops = opts.operands
-    if len(ops) < 2:
-        if not ops:
-            raise tio.usage_error(inv, "missing operand")
-        raise tio.usage_error(inv, f"missing operand after {tio.quote(ops[-1])}")
-    if len(ops) > 2:
-        raise tio.usage_error(inv, f"extra operand {tio.quote(ops[2])}")
+    tio.two_operands(inv, ops)
     ins = []
     for name in ops:
         try:
@@ -195,6 +190,19 @@ def run(inv: Invocation) -> int:
         prev_key[which] = k
         return fl
 
+    def same_key_run(which: int, k: bytes) -> list[list[bytes]]:
+        """The current line of one file and the lines after it with the same key."""
+        line = cur[which]
+        assert line is not None
+        run = [line]
+        while True:
+            cur[which] = get(which)
+            nxt = cur[which]
+            if nxt is None or key(nxt, which) != k:
+                return run
+            run.append(nxt)
+
+    cur: list[list[bytes] | None] = [None, None]
     try:
         cur = [get(0), get(1)]
         if header:
@@ -220,18 +228,8 @@ def run(inv: Invocation) -> int:
                 seen_unpairable = True
                 cur[1] = get(1)
                 continue
-            seq1 = [cur[0]]
-            while True:
-                cur[0] = get(0)
-                if cur[0] is None or key(cur[0], 0) != k1:
-                    break
-                seq1.append(cur[0])
-            seq2 = [cur[1]]
-            while True:
-                cur[1] = get(1)
-                if cur[1] is None or key(cur[1], 1) != k2:
-                    break
-                seq2.append(cur[1])
+            seq1 = same_key_run(0, k1)
+            seq2 = same_key_run(1, k2)
             if not only_unpaired:
                 for a in seq1:
                     for b in seq2:

@@ -11,7 +11,7 @@ import stat as st
 
 from vshell.command import Invocation
 from vshell.commands._lib.copy import Copier, CopyOptions, is_inside, same_file
-from vshell.commands._lib.futil import quoteaf, strerror, write_line
+from vshell.commands._lib.futil import last_switch, quoteaf, strerror, write_line
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.targets import pairs
@@ -36,22 +36,13 @@ def run(inv: Invocation) -> int:
          "update", "verbose"],
         help_text=HELP,
     )
-    no_clobber = update = verbose = False
-    target_dir = None
-    no_target = False
-    for key, val in opts.items:
-        if key in ("-f", "--force", "-i", "--interactive"):
-            no_clobber = False
-        elif key in ("-n", "--no-clobber"):
-            no_clobber = True
-        elif key in ("-t", "--target-directory"):
-            target_dir = val
-        elif key in ("-T", "--no-target-directory"):
-            no_target = True
-        elif key in ("-u", "--update"):
-            update = True
-        elif key in ("-v", "--verbose"):
-            verbose = True
+    # -f and -i undo an earlier -n (the last of them wins); the rest are plain switches
+    no_clobber = last_switch(opts.items, ("-n", "--no-clobber"),
+                             ("-f", "--force", "-i", "--interactive"))
+    target_dir = opts.last("-t", "--target-directory")
+    no_target = opts.has("-T", "--no-target-directory")
+    update = opts.has("-u", "--update")
+    verbose = opts.has("-v", "--verbose")
     fs = inv.fs
     status = 0
     for src, dst in pairs(inv, opts.operands, target_dir, no_target):

@@ -202,8 +202,11 @@ def run(inv: Invocation) -> int:
             return f"{n:06x}"
         return ""
 
-    status = [0]
-    stream = _input(inv, opts.operands or ["-"], status)
+    source = tio.Concatenated(
+        inv, opts.operands or ["-"],
+        open_error=lambda name, e: f"{tio.squote(name)}: {tio.strerror(e)}",
+        read_error=lambda name, e: f"{tio.squote(name)}: read error: {tio.strerror(e)}")
+    stream = iter(source)
     # skip
     left = skip
     pending = b""
@@ -286,7 +289,7 @@ def run(inv: Invocation) -> int:
     if radix != "n":
         out.append(addr(offset) + "\n")
     inv.stdout.write("".join(out).encode())
-    return status[0]
+    return source.status
 
 
 def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
@@ -305,20 +308,3 @@ def _num(v: str) -> int | None:
     except ValueError:
         return None
     return tio.parse_size(s)
-
-
-def _input(inv: Invocation, names: list[str], status: list[int]) -> Iterator[bytes]:
-    for name in names:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: {tio.strerror(e)}")
-            status[0] = 1
-            continue
-        try:
-            yield from tio.chunks(inv, f)
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: read error: {tio.strerror(e)}")
-            status[0] = 1
-        finally:
-            tio.close_input(inv, f)

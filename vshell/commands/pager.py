@@ -10,9 +10,12 @@ as on a pipe, change nothing.  Messages and statuses are those of less 590 and u
 from __future__ import annotations
 
 import stat as st
+from collections.abc import Callable
+from functools import partial
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
+from vshell.commands._lib.argwalk import ArgWalk
 from vshell.commands._lib.futil import enc, strerror
 from vshell.commands._lib.helptext import help_text
 
@@ -31,8 +34,10 @@ _LESS_LONG = {
 }
 
 LESS_HELP = help_text("less")
+_LESS_VERSION = b"less 590 (vshell: no terminal, copies its input)\n"
 
 MORE_HELP = help_text("more")
+_MORE_VERSION = b"more from util-linux 2.38.1\n"
 
 _MORE_LONG = {"silent": "d", "logical": "f", "no-pause": "l", "print-over": "c",
               "clean-print": "p", "exit-on-eof": "e", "squeeze": "s", "plain": "u",
@@ -40,41 +45,17 @@ _MORE_LONG = {"silent": "d", "logical": "f", "no-pause": "l", "print-over": "c",
 
 
 def less(inv: Invocation) -> int:
-    files = _less_operands(inv)
-    if not files:
-        _copy(inv, inv.stdin)
-        return 0
-    for name in files:
-        if name == "-":
-            _copy(inv, inv.stdin)
-            continue
-        path = inv.abs(name)
-        try:
-            if st.S_ISDIR(inv.fs.stat(path).st_mode):
-                inv.stdout.write(enc(f"{name} is a directory\n"))  # less says it there
-                continue
-            f = inv.fs.open(path, "rb")
-        except OSError as e:
-            inv.stdout.write(enc(f"{name}: {strerror(e)}\n"))
-            continue
-        try:
-            _copy(inv, f)
-        finally:
-            f.close()
-    return 0
+    return _copy_files(
+        inv, _less_operands(inv), dash_is_stdin=True,
+        directory="{name} is a directory\n",  # less says it on stdout
+        open_failed=lambda name, e: inv.stdout.write(enc(f"{name}: {strerror(e)}\n")))
 
 
 def _less_operands(inv: Invocation) -> list[str]:
     """The file operands of a less command line; complains about unknown options as less."""
-    files: list[str] = []
-    args = list(inv.args)
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            files.extend(args[i:])
-            break
+    walk = ArgWalk(inv.args)
+    files = walk.files
+    for a in walk:
         if a.startswith("+") or a == "-":
             if a == "-":
                 files.append(a)
@@ -82,11 +63,9 @@ def _less_operands(inv: Invocation) -> list[str]:
         if a.startswith("--"):
             name = a[2:].partition("=")[0]
             if name == "help":
-                inv.stdout.write(LESS_HELP.encode())
-                raise Exit(0)
+                raise _answer(inv, LESS_HELP.encode())
             if name == "version":
-                inv.stdout.write(b"less 590 (vshell: no terminal, copies its input)\n")
-                raise Exit(0)
+                raise _answer(inv, _LESS_VERSION)
             if not any(known.startswith(name) for known in _LESS_LONG) or not name:
                 inv.stderr.write(enc(f'There is no {name} option ("less --help" for help)\n'))
             continue
@@ -97,15 +76,13 @@ def _less_operands(inv: Invocation) -> list[str]:
         while j < len(a):
             ch = a[j]
             if ch in _LESS_VALUED:
-                if j + 1 == len(a) and i < len(args):
-                    i += 1
+                if j + 1 == len(a):
+                    walk.take()
                 break
             if ch == "V":
-                inv.stdout.write(b"less 590 (vshell: no terminal, copies its input)\n")
-                raise Exit(0)
+                raise _answer(inv, _LESS_VERSION)
             if ch == "?":
-                inv.stdout.write(LESS_HELP.encode())
-                raise Exit(0)
+                raise _answer(inv, LESS_HELP.encode())
             if ch not in _LESS_FLAGS and not ch.isdigit():
                 inv.stderr.write(enc(f'There is no -{ch} option ("less --help" for help)\n'))
             j += 1
@@ -113,22 +90,39 @@ def _less_operands(inv: Invocation) -> list[str]:
 
 
 def more(inv: Invocation) -> int:
-    files = _more_operands(inv)
+    return _copy_files(
+        inv, _more_operands(inv), directory="\n*** {name}: directory ***\n\n",
+        header="::::::::::::::\n{name}\n::::::::::::::\n",
+        open_failed=lambda name, e: inv.error(f"cannot open {name}: {strerror(e)}"))
+
+
+def _copy_files(inv: Invocation, files: list[str], *, directory: str,
+                open_failed: Callable[[str, OSError], object], header: str = "",
+                dash_is_stdin: bool = False) -> int:
+    """Copy each file (stdin when there are none) as less and more do on a pipe.
+
+    The two differ only in what they say: the note for a directory, the complaint for a
+    file that does not open, more's header before each file, and less reading ``-``.
+    """
     if not files:
         _copy(inv, inv.stdin)
         return 0
     for name in files:
+        if dash_is_stdin and name == "-":
+            _copy(inv, inv.stdin)
+            continue
         path = inv.abs(name)
         try:
             if st.S_ISDIR(inv.fs.stat(path).st_mode):
-                inv.stdout.write(enc(f"\n*** {name}: directory ***\n\n"))
+                inv.stdout.write(enc(directory.format(name=name)))
                 continue
             f = inv.fs.open(path, "rb")
         except OSError as e:
-            inv.error(f"cannot open {name}: {strerror(e)}")
+            open_failed(name, e)
             continue
         try:
-            inv.stdout.write(enc(f"::::::::::::::\n{name}\n::::::::::::::\n"))
+            if header:
+                inv.stdout.write(enc(header.format(name=name)))
             _copy(inv, f)
         finally:
             f.close()
@@ -136,15 +130,9 @@ def more(inv: Invocation) -> int:
 
 
 def _more_operands(inv: Invocation) -> list[str]:
-    files: list[str] = []
-    args = list(inv.args)
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            files.extend(args[i:])
-            break
+    walk = ArgWalk(inv.args)
+    files = walk.files
+    for a in walk:
         if a.startswith("+") and len(a) > 1:
             continue
         if a.startswith("--"):
@@ -153,7 +141,7 @@ def _more_operands(inv: Invocation) -> list[str]:
             if letter is None:
                 raise _more_usage(inv, f"unrecognized option '{a}'")
             if letter == "n" and not eq:
-                i += 1
+                walk.take()
             a = "-" + letter
             if letter == "n":
                 continue
@@ -165,20 +153,22 @@ def _more_operands(inv: Invocation) -> list[str]:
             continue
         for j, ch in enumerate(body):
             if ch == "h":
-                inv.stdout.write(MORE_HELP.encode())
-                raise Exit(0)
+                raise _answer(inv, MORE_HELP.encode())
             if ch == "V":
-                inv.stdout.write(b"more from util-linux 2.38.1\n")
-                raise Exit(0)
+                raise _answer(inv, _MORE_VERSION)
             if ch == "n":
                 if j + 1 == len(body):
-                    if i >= len(args):
-                        raise _more_usage(inv, "option requires an argument -- 'n'")
-                    i += 1
+                    walk.need(partial(_more_usage, inv), "option requires an argument -- 'n'")
                 break
             if ch not in "dflcpesu":
                 raise _more_usage(inv, f"invalid option -- '{ch}'")
     return files
+
+
+def _answer(inv: Invocation, text: bytes) -> Exit:
+    """--help and --version: the text on stdout, then the end with status 0 (raise it)."""
+    inv.stdout.write(text)
+    return Exit(0)
 
 
 def _more_usage(inv: Invocation, message: str) -> Exit:

@@ -33,12 +33,7 @@ def run(inv: Invocation) -> int:
     serial = opts.has("-s", "--serial")
     eol = b"\0" if opts.has("-z", "--zero-terminated") else b"\n"
     names = opts.operands or ["-"]
-    files = []
-    for name in names:
-        try:
-            files.append(tio.open_input(inv, name))
-        except OSError as e:
-            raise Exit(1, f"{tio.squote(name)}: {tio.strerror(e)}") from None
+    files = tio.open_all(inv, names)
     out = inv.stdout
     try:
         if serial:

@@ -12,6 +12,7 @@ import re
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
+from vshell.commands._lib.futil import last_switch
 from vshell.records import field, record
 
 _HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -69,6 +70,12 @@ class FilePatch:
     hunks: list[Hunk] = field(default_factory=list)
     first_hunk_line: int = 0
 
+    def add_hunk(self, hunk: Hunk, line: int) -> None:
+        """Append a hunk; the first one's input line is where "can't find file" points."""
+        if not self.hunks:
+            self.first_hunk_line = line
+        self.hunks.append(hunk)
+
 
 def parse(data: bytes) -> list[FilePatch]:
     lines = data.splitlines(keepends=True)
@@ -91,9 +98,7 @@ def parse(data: bytes) -> list[FilePatch]:
             if mo:
                 h, j = _read_context(lines, i + 1, mo)
                 if h is not None:
-                    if not cur.hunks:
-                        cur.first_hunk_line = i + 2
-                    cur.hunks.append(h)
+                    cur.add_hunk(h, i + 2)
                     i = j
                     continue
         if body.startswith(b"--- ") and i + 1 < n and lines[i + 1].startswith(b"+++ "):
@@ -103,17 +108,13 @@ def parse(data: bytes) -> list[FilePatch]:
         m = _HUNK.match(body)
         if m and (cur.old is not None or cur.new is not None):
             h, i = _read_unified(lines, i, m)
-            if not cur.hunks:
-                cur.first_hunk_line = i - len(h.lines) - 1 + 1
-            cur.hunks.append(h)
+            cur.add_hunk(h, i - len(h.lines) - 1 + 1)
             continue
         mn = _NORMAL.match(body)
         if mn:
             h, j = _read_normal(lines, i, mn)
             if h is not None:
-                if not cur.hunks:
-                    cur.first_hunk_line = i + 1
-                cur.hunks.append(h)
+                cur.add_hunk(h, i + 1)
                 i = j
                 continue
         if body.startswith(b"Index: "):
@@ -336,43 +337,25 @@ def run(inv: Invocation) -> int:
         "posix", "binary", "suffix=", "fuzz=", "verbose", "follow-symlinks", "merge=?"],
         usage_status=2)
     strip: int | None = None
-    patchfile = None
-    reverse = dry = forward = silent = remove_empty = backup = False
-    no_backup_mismatch = "POSIXLY_CORRECT" in inv.env
-    outfile = None
-    reject = None
-    directory = None
+    patchfile = opts.last("-i", "--input")
+    reverse = opts.has("-R", "--reverse")
+    dry = opts.has("--dry-run")
+    forward = opts.has("-N", "--forward")
+    silent = opts.has("-s", "--silent", "--quiet")
+    remove_empty = opts.has("-E", "--remove-empty-files")
+    backup = opts.has("-b", "--backup")
+    no_backup_mismatch = last_switch(opts.items, ("--no-backup-if-mismatch",),
+                                     ("--backup-if-mismatch",), "POSIXLY_CORRECT" in inv.env)
+    outfile = opts.last("-o", "--output")
+    reject = opts.last("-r", "--reject-file")
+    directory = opts.last("-d", "--directory")
     suffix = ".orig"
     maxfuzz = 2
-    for k, v in opts.items:
+    for k, v in opts.items:  # the options whose values are checked, in command-line order
         if k in ("-p", "--strip"):
             if not (v or "").isdigit():
                 raise Exit(2, f"**** strip count {v} is not a number")
             strip = int(v or "0")
-        elif k in ("-i", "--input"):
-            patchfile = v
-        elif k in ("-R", "--reverse"):
-            reverse = True
-        elif k == "--dry-run":
-            dry = True
-        elif k in ("-N", "--forward"):
-            forward = True
-        elif k in ("-s", "--silent", "--quiet"):
-            silent = True
-        elif k in ("-o", "--output"):
-            outfile = v
-        elif k in ("-r", "--reject-file"):
-            reject = v
-        elif k in ("-d", "--directory"):
-            directory = v
-        elif k in ("-E", "--remove-empty-files"):
-            remove_empty = True
-        elif k in ("-b", "--backup"):
-            backup = True
-        elif k == "--no-backup-if-mismatch":
-            no_backup_mismatch = True
-        elif k == "--backup-if-mismatch":
-            no_backup_mismatch = False
         elif k in ("-z", "--suffix"):
             suffix = v or ".orig"
         elif k in ("-F", "--fuzz"):

@@ -5,7 +5,7 @@ a symlink is the parent of its target (-P, the default) unless -L resolves it fi
 from __future__ import annotations
 
 from vshell.command import Invocation, absolute  # absolute without fs: ".." lexical (-L)
-from vshell.commands._lib.futil import enc, quotef, strerror
+from vshell.commands._lib.futil import enc, last_switch, quotef, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.resolve import canonical, relative
@@ -28,7 +28,7 @@ def run(inv: Invocation) -> int:
         elif key in ("-m", "--canonicalize-missing"):
             mode = "m"
     follow = not opts.has("-s", "--strip", "--no-symlinks")
-    logical = _last_of(opts.items, ("-L", "--logical"), ("-P", "--physical"))
+    logical = last_switch(opts.items, ("-L", "--logical"), ("-P", "--physical"))
 
     def resolve(name: str) -> str:
         return canonical(inv, absolute(inv.dir, name) if logical else name, mode, follow)
@@ -69,15 +69,3 @@ def run(inv: Invocation) -> int:
                 path = relative(path, rel_to)
         inv.stdout.write(enc(path) + end)
     return status
-
-
-def _last_of(items: list[tuple[str, str | None]], yes: tuple[str, ...], no: tuple[str, ...]
-             ) -> bool:
-    """Whether the last of the ``yes``/``no`` options given is a ``yes`` one."""
-    found = False
-    for key, _ in items:
-        if key in yes:
-            found = True
-        elif key in no:
-            found = False
-    return found

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import IO
+
 from vshell.command import Invocation
 from vshell.commands._lib import textio as tio
 
@@ -9,24 +11,14 @@ from vshell.commands._lib import textio as tio
 def run(inv: Invocation) -> int:
     opts = tio.options(inv, "0", ["zero"])
     eol = b"\0" if opts.has("-0", "--zero") else b"\n"
-    status = 0
-    for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except OSError as e:
-            inv.error(f"cannot open {name}: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            for batch in _batches(inv, f, eol):
-                inv.stdout.write(batch)
-        except OSError as e:
-            inv.error(f"{name}: {tio.strerror(e)}")
-            status = 1
-        finally:
-            tio.close_input(inv, f)
-    return status
+    def write_reversed(f: IO[bytes]) -> None:
+        for batch in _batches(inv, f, eol):
+            inv.stdout.write(batch)
 
+    return tio.each_input(
+        inv, opts.operands, write_reversed,
+        open_error=lambda name, e: f"cannot open {name}: {tio.strerror(e)}",
+        read_error=lambda name, e: f"{name}: {tio.strerror(e)}")
 
 def _batches(inv: Invocation, f, eol: bytes):
     tail = b""

@@ -45,12 +45,7 @@ class _Rm:
             if not self.recursive:
                 if not self.dirs:
                     return self.fail(shown, "Is a directory")
-                try:
-                    fs.rmdir(path)
-                except OSError as e:
-                    return self.fail(shown, e)
-                self._said(shown, True)
-                return True
+                return self._rmdir(shown, path)
             ok = True
             try:
                 names = sorted(fs.listdir(path))
@@ -63,12 +58,7 @@ class _Rm:
                 return False
             if fs.islink(path):
                 return self.fail(shown, "Not a directory")
-            try:
-                fs.rmdir(path)
-            except OSError as e:
-                return self.fail(shown, e)
-            self._said(shown, True)
-            return True
+            return self._rmdir(shown, path)
         if shown.endswith("/") and not st.S_ISDIR(lst.st_mode):
             return self.fail(shown, "Not a directory")
         try:
@@ -78,6 +68,15 @@ class _Rm:
                 return True
             return self.fail(shown, e)
         self._said(shown, False)
+        return True
+
+    def _rmdir(self, shown: str, path: str) -> bool:
+        """Remove the (now empty) directory ``path``: shared by ``-d`` and the end of ``-r``."""
+        try:
+            self.inv.fs.rmdir(path)
+        except OSError as e:
+            return self.fail(shown, e)
+        self._said(shown, True)
         return True
 
     def _said(self, shown: str, is_dir: bool) -> None:

@@ -31,24 +31,10 @@ def _run(inv: Invocation) -> int:
             raise Exit(1, f"{e}") from None
     status = 0
     for name in opts.operands or ["-"]:
-        try:
-            f = tio.open_input(inv, name)
-        except IsADirectoryError:
-            inv.error(f"{tio.squote(name)}: read error: Invalid argument")
+        data = tio.read_whole(inv, name, open_error=_open_error, read_error=_read_error)
+        if data is None:
             status = 1
             continue
-        except OSError as e:
-            inv.error(f"failed to open {tio.aquote(name)} for reading: {tio.strerror(e)}")
-            status = 1
-            continue
-        try:
-            data = b"".join(tio.chunks(inv, f))
-        except OSError as e:
-            inv.error(f"{tio.squote(name)}: read error: {tio.strerror(e)}")
-            status = 1
-            continue
-        finally:
-            tio.close_input(inv, f)
         if rx is not None:
             try:
                 inv.stdout.write(_reverse_regex(data, rx, before))
@@ -57,6 +43,17 @@ def _run(inv: Invocation) -> int:
         else:
             inv.stdout.write(_reverse(data, sep, before))
     return status
+
+
+def _open_error(name: str, e: OSError) -> str:
+    """GNU tac reads a directory and fails there (EISDIR reads as EINVAL)."""
+    if isinstance(e, IsADirectoryError):
+        return f"{tio.squote(name)}: read error: Invalid argument"
+    return f"failed to open {tio.aquote(name)} for reading: {tio.strerror(e)}"
+
+
+def _read_error(name: str, e: OSError) -> str:
+    return f"{tio.squote(name)}: read error: {tio.strerror(e)}"
 
 
 def _reverse(data: bytes, sep: bytes, before: bool) -> bytes:

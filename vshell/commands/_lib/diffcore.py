@@ -218,37 +218,9 @@ def _discard(equivs: list[list[int]], nclasses: int, minimal: bool) -> list[list
                             elif minimum < consec:
                                 d[i + j] = 0
                         j += 1
-                    j = 0
-                    consec = 0
-                    while j < length:
-                        if j >= 8 and d[i + j] == 1:
-                            break
-                        if d[i + j] == 2:
-                            consec = 0
-                            d[i + j] = 0
-                        elif d[i + j] == 0:
-                            consec = 0
-                        else:
-                            consec += 1
-                        if consec == 3:
-                            break
-                        j += 1
+                    _undiscard_edge(d, i, length, 1)
                     i += length - 1
-                    j = 0
-                    consec = 0
-                    while j < length:
-                        if j >= 8 and d[i - j] == 1:
-                            break
-                        if d[i - j] == 2:
-                            consec = 0
-                            d[i - j] = 0
-                        elif d[i - j] == 0:
-                            consec = 0
-                        else:
-                            consec += 1
-                        if consec == 3:
-                            break
-                        j += 1
+                    _undiscard_edge(d, i, length, -1)
             i += 1
     if minimal:
         return [[0] * len(equivs[0]), [0] * len(equivs[1])]
@@ -373,3 +345,25 @@ def diff(a: list[object], b: list[object], *, minimal: bool = False,
             i0 += 1
             i1 += 1
     return out
+
+
+def _undiscard_edge(d: list[int], start: int, length: int, step: int) -> None:
+    """Un-discard the provisional lines at one edge of a run (analyze.c's two edge scans).
+
+    Walks from ``start`` in direction ``step`` until three real discards in a row, or a
+    real discard eight or more lines in; the scan is the same at the run's head and tail.
+    """
+    consec = 0
+    for j in range(length):
+        k = start + j * step
+        if j >= 8 and d[k] == 1:
+            break
+        if d[k] == 2:
+            consec = 0
+            d[k] = 0
+        elif d[k] == 0:
+            consec = 0
+        else:
+            consec += 1
+        if consec == 3:
+            break

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterator
+from typing import IO
 
 from vshell.command import Invocation
 from vshell.text import gnuquote
@@ -30,22 +31,23 @@ def strerror(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def chunks(inv: Invocation, f: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:
+    """Read ``f`` to EOF in chunks, checking for cancellation between reads."""
+    while True:
+        inv.cancel.check()
+        data = f.read(size)
+        if not data:
+            return
+        yield data
+
+
 def read_chunks(inv: Invocation, operand: str) -> Iterator[bytes]:
     """Yield the bytes of ``operand`` (``-`` = stdin) in 64 KiB chunks, checking cancel."""
     if operand == "-":
-        while True:
-            inv.cancel.check()
-            data = inv.stdin.read(CHUNK)
-            if not data:
-                return
-            yield data
+        yield from chunks(inv, inv.stdin)
+        return
     with inv.fs.open(inv.abs(operand), "rb") as f:
-        while True:
-            inv.cancel.check()
-            data = f.read(CHUNK)
-            if not data:
-                return
-            yield data
+        yield from chunks(inv, f)
 
 
 def human(n: int, base: int = 1024, si_suffix: bool = False) -> str:
@@ -104,3 +106,16 @@ def invalid_arg(
     lines.append(f"Try '{inv.name} --help' for more information.")
     inv.stderr.write(enc("\n".join(lines) + "\n"))
     return Exit(status)
+
+
+def last_switch(items: list[tuple[str, str | None]], yes: tuple[str, ...],
+                no: tuple[str, ...], default: bool = False) -> bool:
+    """Whether the last of the ``yes``/``no`` options given is a ``yes`` one (``default``
+    when neither is): GNU's paired switches (-L/-P, --dereference/--no-dereference)."""
+    value = default
+    for key, _ in items:
+        if key in yes:
+            value = True
+        elif key in no:
+            value = False
+    return value

@@ -93,30 +93,19 @@ class Key:
                 self.skipsblanks = True
             if where in ("both", "end"):
                 self.skipeblanks = True
-        elif ch == "d":
-            self.dictionary = True
-        elif ch == "f":
-            self.fold = True
-        elif ch == "g":
-            self.general = True
-        elif ch == "h":
-            self.human = True
-        elif ch == "i":
-            self.nonprinting = True
-        elif ch == "M":
-            self.month = True
-        elif ch == "n":
-            self.numeric = True
-        elif ch == "R":
-            self.random = True
-        elif ch == "r":
-            self.reverse = True
-        elif ch == "V":
-            self.version = True
+        elif ch in _FLAG_FIELD:
+            setattr(self, _FLAG_FIELD[ch], True)
         else:
             return False
         return True
 
+
+# The ordering letters of -k and the global options, and the key field each turns on
+# (``b`` is apart: it can apply to the start or the end of a key).
+_FLAG_FIELD = {
+    "d": "dictionary", "f": "fold", "g": "general", "h": "human", "i": "nonprinting",
+    "M": "month", "n": "numeric", "R": "random", "r": "reverse", "V": "version",
+}
 
 _SKIP_CACHE: dict[int, re.Pattern[bytes]] = {}
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import IO
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib import futil as _futil
 from vshell.commands._lib import opts as _opts
 from vshell.commands._lib.helptext import find_help, find_version
 from vshell.text import gnuquote
@@ -75,6 +76,73 @@ def close_input(inv: Invocation, f: IO[bytes]) -> None:
             pass
 
 
+class Concatenated:
+    """The operands read as one byte stream (od, hexdump), as GNU and util-linux read them.
+
+    A file that does not open is reported (``open_error``) and skipped; with
+    ``read_error`` so is one that fails while being read (without, the error propagates).
+    ``status`` becomes 1 on any failure; ``unopened`` counts the files that did not open.
+    """
+
+    def __init__(
+        self,
+        inv: Invocation,
+        names: list[str],
+        open_error: Callable[[str, OSError], str],
+        read_error: Callable[[str, OSError], str] | None = None,
+    ) -> None:
+        self.inv = inv
+        self.names = names
+        self.open_error = open_error
+        self.read_error = read_error
+        self.status = 0
+        self.unopened = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        inv = self.inv
+        for name in self.names:
+            try:
+                f = open_input(inv, name)
+            except OSError as e:
+                inv.error(self.open_error(name, e))
+                self.status = 1
+                self.unopened += 1
+                continue
+            try:
+                yield from chunks(inv, f)
+            except OSError as e:
+                if self.read_error is None:
+                    raise
+                inv.error(self.read_error(name, e))
+                self.status = 1
+            finally:
+                close_input(inv, f)
+
+
+def open_all(inv: Invocation, names: list[str]) -> list[IO[bytes]]:
+    """Open every operand before reading any (comm, paste: they read side by side).
+
+    The first that does not open ends the command, as in GNU.
+    """
+    files = []
+    for name in names:
+        try:
+            files.append(open_input(inv, name))
+        except OSError as e:
+            raise Exit(1, _name_and_reason(name, e)) from None
+    return files
+
+
+def two_operands(inv: Invocation, ops: list[str]) -> None:
+    """comm and join compare exactly two files: GNU's complaints for fewer or more."""
+    if not ops:
+        raise usage_error(inv, "missing operand")
+    if len(ops) < 2:
+        raise usage_error(inv, f"missing operand after {quote(ops[0])}")
+    if len(ops) > 2:
+        raise usage_error(inv, f"extra operand {quote(ops[2])}")
+
+
 def _name_and_reason(name: str, e: OSError) -> str:
     return f"{squote(name)}: {strerror(e)}"
 
@@ -84,11 +152,13 @@ def each_input(
     names: list[str],
     work: Callable[[IO[bytes]], None],
     open_error: Callable[[str, OSError], str] = _name_and_reason,
+    read_error: Callable[[str, OSError], str] | None = _name_and_reason,
 ) -> int:
     """Run ``work`` on each operand's stream in turn (no operand: stdin), and the status.
 
-    An operand that cannot be opened (message ``open_error``) or read (``name: reason``)
-    is reported as the GNU tools do, makes the status 1, and the next one is taken.
+    An operand that cannot be opened (message ``open_error``) or read (``read_error``;
+    ``None``: the error propagates) is reported as the GNU tools do, makes the status 1,
+    and the next one is taken.
     """
     status = 0
     for name in names or ["-"]:
@@ -101,11 +171,37 @@ def each_input(
         try:
             work(f)
         except OSError as e:
-            inv.error(_name_and_reason(name, e))
+            if read_error is None:
+                raise
+            inv.error(read_error(name, e))
             status = 1
         finally:
             close_input(inv, f)
     return status
+
+
+def read_whole(
+    inv: Invocation,
+    name: str,
+    open_error: Callable[[str, OSError], str],
+    read_error: Callable[[str, OSError], str],
+) -> bytes | None:
+    """All of one operand's bytes (fmt, tac work on whole files), or None once reported.
+
+    The caller makes its status 1 on None; the messages are each tool's own.
+    """
+    try:
+        f = open_input(inv, name)
+    except OSError as e:
+        inv.error(open_error(name, e))
+        return None
+    try:
+        return b"".join(chunks(inv, f))
+    except OSError as e:
+        inv.error(read_error(name, e))
+        return None
+    finally:
+        close_input(inv, f)
 
 
 def map_lines(inv: Invocation, f: IO[bytes], fn: Callable[[bytes], bytes],
@@ -135,14 +231,8 @@ squote = gnuquote.shell_escape
 aquote = gnuquote.shell_escape_always
 
 
-def chunks(inv: Invocation, f: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:
-    """Read ``f`` to EOF in chunks, checking for cancellation between reads."""
-    while True:
-        inv.cancel.check()
-        data = f.read(size)
-        if not data:
-            return
-        yield data
+# the cancel-checked reading loop every command uses (futil is the lower helper)
+chunks = _futil.chunks
 
 
 def records(inv: Invocation, f: IO[bytes], delim: bytes = b"\n") -> Iterator[bytes]:
