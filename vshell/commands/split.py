@@ -10,9 +10,10 @@ import re
 from typing import IO
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.futil import CHUNK, enc, quote, quoteaf, strerror
+from vshell.commands._lib.futil import enc, quote, quoteaf, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
+from vshell.commands._lib.textio import chunks
 from vshell.text.numarg import INTMAX_MAX, UINTMAX_MAX, parse_count
 
 HELP = help_text("split")
@@ -190,11 +191,7 @@ def run(inv: Invocation) -> int:
 def _stream(inv: Invocation, src: IO[bytes], out: Splitter, mode: str, amount: int) -> None:
     left = 0  # lines or bytes left in the current file
     pending = b""
-    while True:
-        inv.cancel.check()
-        data = src.read(CHUNK)
-        if not data:
-            break
+    for data in chunks(inv, src):
         if mode == "b":
             pos = 0
             while pos < len(data):
@@ -247,14 +244,7 @@ def _line_bytes(out: Splitter, data: bytes, amount: int, final: bool) -> bytes:
 def _by_chunks(inv: Invocation, src: IO[bytes], out: Splitter, spec: tuple[str, int, int],
                elide: bool) -> None:
     kind, only, n = spec
-    parts = []
-    while True:
-        inv.cancel.check()
-        data = src.read(CHUNK)
-        if not data:
-            break
-        parts.append(data)
-    data = b"".join(parts)
+    data = b"".join(chunks(inv, src))
     size = len(data)
     lines = data.splitlines(keepends=True) if kind == "r" else []
 
