@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.child import run_child
 from vshell.commands._lib.futil import enc, quote
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
@@ -198,13 +199,7 @@ def _run_batches(inv: Invocation, batches: Iterator[list[str]], command: list[st
             argv = [*command, *args]
         if verbose:
             inv.stderr.write(enc(" ".join(argv)) + b"\n")
-        if inv.run_command is None:
-            raise Exit(1, "running commands is not available here")
-        try:
-            inv.stdout.flush()
-        except (AttributeError, ValueError, OSError):
-            pass
-        rc = inv.run_command(argv, stdin=b"")
+        rc = run_child(inv, argv, stdin=b"")
         if rc == 255:
             inv.error(f"{argv[0]}: exited with status 255; aborting")
             return 124
