@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vshell.command import Exit, Invocation, describe_oserror
+from vshell.commands._lib.futil import read_chunks
 from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import Options, UsageError, parse
 from vshell.records import field, record
@@ -106,11 +107,7 @@ def _context_arg(value: str) -> int:
 
 def _read_pattern_file(inv: Invocation, name: str) -> list[str]:
     try:
-        if name == "-":
-            data = inv.stdin.read()
-        else:
-            with inv.fs.open(inv.abs(name)) as f:
-                data = f.read()
+        data = b"".join(read_chunks(inv, name))
     except OSError as e:
         e.filename = name
         raise Exit(2, describe_oserror(e)) from None

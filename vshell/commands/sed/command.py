@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Iterator
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.futil import read_chunks
 from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import UsageError, parse
 from vshell.commands.sed.parse import (
@@ -343,11 +344,7 @@ class Sed:
     def script_file(self, name: str) -> Piece:
         inv = self.inv
         try:
-            if name == "-":
-                data = inv.stdin.read()
-            else:
-                with inv.fs.open(inv.abs(name)) as f:
-                    data = f.read()
+            data = b"".join(read_chunks(inv, name))
         except OSError as e:
             raise Exit(4, f"couldn't open file {name}: {e.strerror}") from None
         return Piece(regex.decode(data, self.utf8), f"file {name}", is_file=True)
