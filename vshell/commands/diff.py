@@ -26,6 +26,32 @@ _LONG = ["side-by-side", "width=", "suppress-common-lines",
          "ignore-tab-expansion", "ignore-matching-lines=", "exclude=", "unidirectional-new-file",
          "speed-large-files", "horizon-lines=", "no-dereference", "color=?"]
 
+# the options that only turn a switch on, and the _Opts field each one sets
+_SWITCHES = {
+    "-q": "brief", "--brief": "brief",
+    "-s": "identical", "--report-identical-files": "identical",
+    "-i": "icase", "--ignore-case": "icase",
+    "-w": "all_space", "--ignore-all-space": "all_space",
+    "-b": "space_change", "--ignore-space-change": "space_change",
+    "-Z": "trailing", "--ignore-trailing-space": "trailing",
+    "-E": "tabexp", "--ignore-tab-expansion": "tabexp",
+    "-B": "blank", "--ignore-blank-lines": "blank",
+    "-a": "text", "--text": "text",
+    "-N": "new_file", "--new-file": "new_file",
+    "--unidirectional-new-file": "unidir",
+    "-r": "recursive", "--recursive": "recursive",
+    "-d": "minimal", "--minimal": "minimal",
+    "--strip-trailing-cr": "strip_cr",
+    "--suppress-common-lines": "suppress_common",
+}
+# the options that choose the output format (-U/-C and --unified=N/--context=N set context too)
+_FORMATS = {
+    "-u": "unified", "--unified": "unified", "-U": "unified",
+    "-c": "context", "--context": "context", "-C": "context",
+    "--normal": "normal",
+    "-y": "side", "--side-by-side": "side",
+}
+
 
 @record
 class _Opts:
@@ -80,73 +106,27 @@ def _parse(inv: Invocation) -> tuple[_Opts, list[str]]:
             o.context = int(digits)
             continue
         digits = ""
-        if k in ("-q", "--brief"):
-            o.brief = True
-        elif k in ("-s", "--report-identical-files"):
-            o.identical = True
-        elif k in ("-u",):
-            o.fmt = "unified"
-        elif k == "--unified":
-            o.fmt = "unified"
-            if v is not None:
+        if k in _SWITCHES:
+            setattr(o, _SWITCHES[k], True)
+        elif k in _FORMATS:
+            o.fmt = _FORMATS[k]
+            if k in ("-U", "-C"):
+                o.context = _ctx_num(inv, v or "")
+            elif v is not None:  # --unified=N, --context=N
                 o.context = _ctx_num(inv, v)
-        elif k == "-U":
-            o.fmt = "unified"
-            o.context = _ctx_num(inv, v or "")
-        elif k == "-c":
-            o.fmt = "context"
-        elif k == "--context":
-            o.fmt = "context"
-            if v is not None:
-                o.context = _ctx_num(inv, v)
-        elif k == "-C":
-            o.fmt = "context"
-            o.context = _ctx_num(inv, v or "")
-        elif k == "--normal":
-            o.fmt = "normal"
-        elif k in ("-i", "--ignore-case"):
-            o.icase = True
-        elif k in ("-w", "--ignore-all-space"):
-            o.all_space = True
-        elif k in ("-b", "--ignore-space-change"):
-            o.space_change = True
-        elif k in ("-Z", "--ignore-trailing-space"):
-            o.trailing = True
-        elif k in ("-E", "--ignore-tab-expansion"):
-            o.tabexp = True
-        elif k in ("-B", "--ignore-blank-lines"):
-            o.blank = True
         elif k in ("-I", "--ignore-matching-lines"):
             try:  # GNU diff -I: a basic regular expression
                 o.ignore_re = (o.ignore_re or []) + [regex.compile(v or "", "bre")]
             except regex.RegexError as e:
                 raise Exit(2, str(e)) from None
-        elif k in ("-a", "--text"):
-            o.text = True
-        elif k in ("-N", "--new-file"):
-            o.new_file = True
-        elif k == "--unidirectional-new-file":
-            o.unidir = True
-        elif k in ("-r", "--recursive"):
-            o.recursive = True
-        elif k in ("-d", "--minimal"):
-            o.minimal = True
-        elif k == "--strip-trailing-cr":
-            o.strip_cr = True
         elif k in ("-L", "--label"):
             labels.append(v or "")
         elif k in ("-x", "--exclude"):
             o.exclude = (o.exclude or []) + [v or ""]
-        elif k in ("-y", "--side-by-side"):
-            o.fmt = "side"
         elif k in ("-W", "--width"):
             if not (v or "").isdigit() or int(v or "0") == 0:
-                inv.error(f"invalid width {_q(v or '')}")
-                inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
-                raise Exit(2)
+                raise _usage(inv, f"invalid width {_q(v or '')}")
             o.width = int(v or "0")
-        elif k == "--suppress-common-lines":
-            o.suppress_common = True
         elif k == "--color" and v in ("never", "auto"):
             pass  # output never goes to a terminal here, so auto means never
         elif k in ("-l", "-t", "-T", "-S", "--from-file", "--to-file", "--color"):
@@ -180,10 +160,15 @@ def _option_args(args: list[str], operands: list[str]) -> list[str]:
 
 def _ctx_num(inv: Invocation, v: str) -> int:
     if not v.isdigit():
-        inv.error(f"invalid context length {_q(v)}")
-        inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
-        raise Exit(2)
+        raise _usage(inv, f"invalid context length {_q(v)}")
     return int(v)
+
+
+def _usage(inv: Invocation, message: str) -> Exit:
+    """Report a usage error the GNU way (the message, then the --help hint): status 2."""
+    inv.error(message)
+    inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
+    return Exit(2)
 
 
 def _q(s: str) -> str:
@@ -208,15 +193,11 @@ def run(inv: Invocation) -> int:
 def _run(inv: Invocation) -> int:
     o, ops = _parse(inv)
     if len(ops) < 2:
-        if not ops:
-            inv.error("missing operand after 'diff'")
-        else:
-            inv.error(f"missing operand after {_q(ops[-1])}")
-        inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
+        after = _q(ops[-1]) if ops else "'diff'"
+        _usage(inv, f"missing operand after {after}")
         return 2
     if len(ops) > 2:
-        inv.error(f"extra operand {_q(ops[2])}")
-        inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
+        _usage(inv, f"extra operand {_q(ops[2])}")
         return 2
     a, b = ops
     return _compare_top(inv, o, a, b)
