@@ -882,14 +882,19 @@ class Grep:
                 raise IsADirectoryError(21, "Is a directory", display)
             if cfg.devices == "skip" and _is_device(fs, vpath):
                 return
-            with fs.open(vpath) as f:
-                dname = display.encode("utf-8", "surrogateescape")
-                size = _size(fs, vpath) if cfg.initial_tab else None
-                self.report(dname, self.searcher.search(f.read, dname, size))
+            self.search_file(vpath, display)
         except BrokenPipeError:
             raise
         except OSError as e:
             self.oserror(e, display)
+
+    def search_file(self, vpath: str, display: str) -> None:
+        """Search one regular file, reported under the name ``display``."""
+        fs = self.inv.fs
+        with fs.open(vpath) as f:
+            dname = display.encode("utf-8", "surrogateescape")
+            size = _size(fs, vpath) if self.cfg.initial_tab else None
+            self.report(dname, self.searcher.search(f.read, dname, size))
 
     def walk(self, vdir: str, display: str, ancestors: frozenset = frozenset()) -> None:
         cfg = self.cfg
@@ -931,10 +936,7 @@ class Grep:
             try:
                 if cfg.devices != "read" and _is_device(fs, vchild):
                     continue
-                with fs.open(vchild) as f:
-                    dname = child.encode("utf-8", "surrogateescape")
-                    size = _size(fs, vchild) if cfg.initial_tab else None
-                    self.report(dname, self.searcher.search(f.read, dname, size))
+                self.search_file(vchild, child)
             except BrokenPipeError:
                 raise
             except OSError as e:
