@@ -655,17 +655,11 @@ class Sed:
                     return "quit"
                 self.read_next(append=True)
             # the "ends with a newline" flag travels with the text, as in GNU
-            elif name == "g":
-                self.ps = self.hold
+            elif name in ("g", "G"):  # copy (g) or append (G) the hold space
+                self.ps = self.hold if name == "g" else self.ps + "\n" + self.hold
                 self.had_eol = self.hold_eol
-            elif name == "G":
-                self.ps = self.ps + "\n" + self.hold
-                self.had_eol = self.hold_eol
-            elif name == "h":
-                self.hold = self.ps
-                self.hold_eol = self.had_eol
-            elif name == "H":
-                self.hold = self.hold + "\n" + self.ps
+            elif name in ("h", "H"):  # copy (h) or append (H) to the hold space
+                self.hold = self.ps if name == "h" else self.hold + "\n" + self.ps
                 self.hold_eol = self.had_eol
             elif name == "x":
                 self.ps, self.hold = self.hold, self.ps
