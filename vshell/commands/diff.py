@@ -488,20 +488,22 @@ def _context_hunk(out, fa: _File, fb: _File, hunk: list[Change], ctx: int) -> No
     out.append(b"***************\n")
     out.append(f"*** {_ctx_range(f0, l0)} ****\n".encode())
     if any(c.deleted for c in hunk):
-        i0 = f0
-        for c in hunk:
-            _lines(out, fa, i0, c.line0, b"  ")
-            _lines(out, fa, c.line0, c.line0 + c.deleted, b"! " if c.inserted else b"- ")
-            i0 = c.line0 + c.deleted
-        _lines(out, fa, i0, l0, b"  ")
+        _context_side(out, fa, f0, l0, [(c.line0, c.deleted, c.inserted) for c in hunk], b"- ")
     out.append(f"--- {_ctx_range(f1, l1)} ----\n".encode())
     if any(c.inserted for c in hunk):
-        i1 = f1
-        for c in hunk:
-            _lines(out, fb, i1, c.line1, b"  ")
-            _lines(out, fb, c.line1, c.line1 + c.inserted, b"! " if c.deleted else b"+ ")
-            i1 = c.line1 + c.inserted
-        _lines(out, fb, i1, l1, b"  ")
+        _context_side(out, fb, f1, l1, [(c.line1, c.inserted, c.deleted) for c in hunk], b"+ ")
+
+
+def _context_side(out: list[bytes], f: _File, first: int, last: int,
+                  spans: list[tuple[int, int, int]], mark: bytes) -> None:
+    """One side of a context hunk: each span (start, own lines, other side's lines) marked
+    ``mark``, or ``! `` where the other side changed too; the lines between as context."""
+    i = first
+    for start, count, other in spans:
+        _lines(out, f, i, start, b"  ")
+        _lines(out, f, start, start + count, b"! " if other else mark)
+        i = start + count
+    _lines(out, f, i, last, b"  ")
 
 
 def _half_line(out: list[str], text: str, indent: int, bound: int) -> int:
