@@ -77,6 +77,16 @@ def _split_keep(s: str, splitter: Callable[[str], list[str]], seps: list[str]) -
     return parts
 
 
+# sub/gsub backslash runs, longest first: (what starts here, the text it gives, chars used);
+# a double backslash before & uses two characters only, so that & is then the match
+_REPL_BACKSLASHES = (
+    ("\\\\\\&", "\\&", 4),
+    ("\\\\&", "\\", 2),
+    ("\\&", "&", 2),
+    ("\\\\", "\\\\", 2),
+)
+
+
 def repl_template(repl: str) -> list[str | None]:
     """sub/gsub replacement: ``&`` is the match (None); backslashes as onetrue awk/gawk.
 
@@ -89,18 +99,11 @@ def repl_template(repl: str) -> list[str | None]:
     while i < n:
         c = repl[i]
         if c == "\\":
-            if repl.startswith("\\\\\\&", i):
-                buf.append("\\&")
-                i += 4
-            elif repl.startswith("\\\\&", i):
-                buf.append("\\")
-                i += 2
-            elif repl.startswith("\\&", i):
-                buf.append("&")
-                i += 2
-            elif repl.startswith("\\\\", i):
-                buf.append("\\\\")
-                i += 2
+            for run, text, used in _REPL_BACKSLASHES:
+                if repl.startswith(run, i):
+                    buf.append(text)
+                    i += used
+                    break
             else:
                 buf.append("\\")
                 i += 1
