@@ -192,30 +192,24 @@ def _stream(inv: Invocation, src: IO[bytes], out: Splitter, mode: str, amount: i
     left = 0  # lines or bytes left in the current file
     pending = b""
     for data in chunks(inv, src):
-        if mode == "b":
+        if mode in ("b", "l"):
             pos = 0
             while pos < len(data):
                 if left == 0:
                     out.open_next()
                     left = amount
-                take = data[pos : pos + left]
-                out.write(take)
-                left -= len(take)
-                pos += len(take)
-        elif mode == "l":
-            pos = 0
-            while pos < len(data):
-                if left == 0:
-                    out.open_next()
-                    left = amount
-                end = pos
-                for _ in range(left):
-                    nl = data.find(b"\n", end)
-                    if nl < 0:
-                        end = len(data)
-                        break
-                    end = nl + 1
-                    left -= 1
+                if mode == "b":  # -b: up to ``left`` bytes
+                    end = min(pos + left, len(data))
+                    left -= end - pos
+                else:  # -l: up to ``left`` whole lines (the last maybe cut by the chunk)
+                    end = pos
+                    for _ in range(left):
+                        nl = data.find(b"\n", end)
+                        if nl < 0:
+                            end = len(data)
+                            break
+                        end = nl + 1
+                        left -= 1
                 out.write(data[pos:end])
                 pos = end
         else:
