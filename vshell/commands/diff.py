@@ -620,6 +620,14 @@ def _kind(inv: Invocation, path: str) -> str | None:
     return "file"
 
 
+def _subdirs(inv: Invocation, o: _Opts, pa: str, pb: str) -> int:
+    """Two subdirectories met in a walk: compared with -r, else only named (status 0)."""
+    if o.recursive:
+        return _compare_dirs(inv, o, pa, pb)
+    inv.stdout.write(f"Common subdirectories: {pa} and {pb}\n".encode("utf-8", "surrogateescape"))
+    return 0
+
+
 def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) -> int:
     inv.cancel.check()
     names: list[set[str]] = []
@@ -643,11 +651,7 @@ def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) 
             kind = _kind(inv, present)
             if (o.new_file or (o.unidir and inb)) and kind is not None:
                 if kind == "directory":
-                    if o.recursive:
-                        status = max(status, _compare_dirs(inv, o, pa, pb))
-                    else:
-                        inv.stdout.write(f"Common subdirectories: {pa} and {pb}\n".encode(
-                            "utf-8", "surrogateescape"))
+                    status = max(status, _subdirs(inv, o, pa, pb))
                     continue
                 else:
                     status = max(status, _compare_files(inv, o, pa, pb, True,
@@ -658,11 +662,7 @@ def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) 
             continue
         ka, kb = _kind(inv, pa), _kind(inv, pb)
         if ka == "directory" and kb == "directory":
-            if o.recursive:
-                status = max(status, _compare_dirs(inv, o, pa, pb))
-            else:
-                inv.stdout.write(f"Common subdirectories: {pa} and {pb}\n".encode(
-                    "utf-8", "surrogateescape"))
+            status = max(status, _subdirs(inv, o, pa, pb))
             continue
         if ka == "directory" or kb == "directory":
             la = o.labels[0] if o.labels[0] is not None else pa

@@ -936,16 +936,8 @@ class Sed:
         if sub.print or sub.evaluate or sub.wfile or sub.has_case or sub.nth != 1:
             return None
         rx = sub.regex
-        if rx.pattern is None or rx.multiline or rx.compiled is None:
-            return None
-        if "\n" in rx.pattern or "\\n" in rx.pattern:
-            return None
-        if self.eol != "\n":
-            return None
-        try:
-            comp = compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
-                                     eol="\n")
-        except regex.RegexError:
+        comp = self.line_regex(rx)
+        if comp is None or rx.pattern is None:
             return None
         template = "".join(
             str(v).replace("\\", "\\\\") if k == "lit" else f"\\g<{v}>" for k, v in sub.parts
@@ -966,21 +958,25 @@ class Sed:
             return ("re1", False, comp, sub)
         return ("re", sub.globally, comp, template)
 
-    def grep_like(self, cmd: Command):
-        """``-n /re/p`` or ``/re/d`` (either with ``!``) as a scan for matching lines."""
-        rx = cmd.a1.regex if cmd.a1 is not None else None
+    def line_regex(self, rx: Regex | None) -> regex.Regex | None:
+        """``rx`` compiled for the chunk fast paths, or None where it may span lines."""
         if rx is None or rx.pattern is None or rx.multiline or rx.compiled is None:
             return None
         if "\n" in rx.pattern or "\\n" in rx.pattern:
             return None
-        if (cmd.name == "p") != self.quiet:
-            return None
         try:
-            comp = compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
+            return compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
                                      eol="\n")
         except regex.RegexError:
             return None
-        scan = comp
+
+    def grep_like(self, cmd: Command):
+        """``-n /re/p`` or ``/re/d`` (either with ``!``) as a scan for matching lines."""
+        if (cmd.name == "p") != self.quiet:
+            return None
+        scan = self.line_regex(cmd.a1.regex if cmd.a1 is not None else None)
+        if scan is None:
+            return None
         keep_matching = (cmd.name == "p") != cmd.negate
         return ("grep", keep_matching, scan, None)
 
