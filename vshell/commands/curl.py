@@ -305,22 +305,23 @@ def _parse(inv: Invocation) -> Config:
     return cfg
 
 
+# what the GNU option parser says, and how curl says it ({} is the option)
+_GNU_TO_CURL = (
+    (r"unrecognized option '(--[^=']*)", "option {}: is unknown"),
+    (r"invalid option -- '(.)'", "option -{}: is unknown"),
+    (r"option requires an argument -- '(.)'", "option -{}: requires parameter"),
+    (r"option '(--[^']*)' requires an argument", "option {}: requires parameter"),
+)
+
+
 def _option_message(gnu: str) -> str:
     """curl's wording for what the GNU parser reported."""
     import re
 
-    m = re.match(r"unrecognized option '(--[^=']*)", gnu)
-    if m:
-        return f"option {m.group(1)}: is unknown"
-    m = re.match(r"invalid option -- '(.)'", gnu)
-    if m:
-        return f"option -{m.group(1)}: is unknown"
-    m = re.match(r"option requires an argument -- '(.)'", gnu)
-    if m:
-        return f"option -{m.group(1)}: requires parameter"
-    m = re.match(r"option '(--[^']*)' requires an argument", gnu)
-    if m:
-        return f"option {m.group(1)}: requires parameter"
+    for pattern, wording in _GNU_TO_CURL:
+        m = re.match(pattern, gnu)
+        if m:
+            return wording.format(m.group(1))
     return gnu
 
 

@@ -26,6 +26,32 @@ _LONG = ["side-by-side", "width=", "suppress-common-lines",
          "ignore-tab-expansion", "ignore-matching-lines=", "exclude=", "unidirectional-new-file",
          "speed-large-files", "horizon-lines=", "no-dereference", "color=?"]
 
+# the options that only turn a switch on, and the _Opts field each one sets
+_SWITCHES = {
+    "-q": "brief", "--brief": "brief",
+    "-s": "identical", "--report-identical-files": "identical",
+    "-i": "icase", "--ignore-case": "icase",
+    "-w": "all_space", "--ignore-all-space": "all_space",
+    "-b": "space_change", "--ignore-space-change": "space_change",
+    "-Z": "trailing", "--ignore-trailing-space": "trailing",
+    "-E": "tabexp", "--ignore-tab-expansion": "tabexp",
+    "-B": "blank", "--ignore-blank-lines": "blank",
+    "-a": "text", "--text": "text",
+    "-N": "new_file", "--new-file": "new_file",
+    "--unidirectional-new-file": "unidir",
+    "-r": "recursive", "--recursive": "recursive",
+    "-d": "minimal", "--minimal": "minimal",
+    "--strip-trailing-cr": "strip_cr",
+    "--suppress-common-lines": "suppress_common",
+}
+# the options that choose the output format (-U/-C and --unified=N/--context=N set context too)
+_FORMATS = {
+    "-u": "unified", "--unified": "unified", "-U": "unified",
+    "-c": "context", "--context": "context", "-C": "context",
+    "--normal": "normal",
+    "-y": "side", "--side-by-side": "side",
+}
+
 
 @record
 class _Opts:
@@ -80,73 +106,27 @@ def _parse(inv: Invocation) -> tuple[_Opts, list[str]]:
             o.context = int(digits)
             continue
         digits = ""
-        if k in ("-q", "--brief"):
-            o.brief = True
-        elif k in ("-s", "--report-identical-files"):
-            o.identical = True
-        elif k in ("-u",):
-            o.fmt = "unified"
-        elif k == "--unified":
-            o.fmt = "unified"
-            if v is not None:
+        if k in _SWITCHES:
+            setattr(o, _SWITCHES[k], True)
+        elif k in _FORMATS:
+            o.fmt = _FORMATS[k]
+            if k in ("-U", "-C"):
+                o.context = _ctx_num(inv, v or "")
+            elif v is not None:  # --unified=N, --context=N
                 o.context = _ctx_num(inv, v)
-        elif k == "-U":
-            o.fmt = "unified"
-            o.context = _ctx_num(inv, v or "")
-        elif k == "-c":
-            o.fmt = "context"
-        elif k == "--context":
-            o.fmt = "context"
-            if v is not None:
-                o.context = _ctx_num(inv, v)
-        elif k == "-C":
-            o.fmt = "context"
-            o.context = _ctx_num(inv, v or "")
-        elif k == "--normal":
-            o.fmt = "normal"
-        elif k in ("-i", "--ignore-case"):
-            o.icase = True
-        elif k in ("-w", "--ignore-all-space"):
-            o.all_space = True
-        elif k in ("-b", "--ignore-space-change"):
-            o.space_change = True
-        elif k in ("-Z", "--ignore-trailing-space"):
-            o.trailing = True
-        elif k in ("-E", "--ignore-tab-expansion"):
-            o.tabexp = True
-        elif k in ("-B", "--ignore-blank-lines"):
-            o.blank = True
         elif k in ("-I", "--ignore-matching-lines"):
             try:  # GNU diff -I: a basic regular expression
                 o.ignore_re = (o.ignore_re or []) + [regex.compile(v or "", "bre")]
             except regex.RegexError as e:
                 raise Exit(2, str(e)) from None
-        elif k in ("-a", "--text"):
-            o.text = True
-        elif k in ("-N", "--new-file"):
-            o.new_file = True
-        elif k == "--unidirectional-new-file":
-            o.unidir = True
-        elif k in ("-r", "--recursive"):
-            o.recursive = True
-        elif k in ("-d", "--minimal"):
-            o.minimal = True
-        elif k == "--strip-trailing-cr":
-            o.strip_cr = True
         elif k in ("-L", "--label"):
             labels.append(v or "")
         elif k in ("-x", "--exclude"):
             o.exclude = (o.exclude or []) + [v or ""]
-        elif k in ("-y", "--side-by-side"):
-            o.fmt = "side"
         elif k in ("-W", "--width"):
             if not (v or "").isdigit() or int(v or "0") == 0:
-                inv.error(f"invalid width {_q(v or '')}")
-                inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
-                raise Exit(2)
+                raise _usage(inv, f"invalid width {_q(v or '')}")
             o.width = int(v or "0")
-        elif k == "--suppress-common-lines":
-            o.suppress_common = True
         elif k == "--color" and v in ("never", "auto"):
             pass  # output never goes to a terminal here, so auto means never
         elif k in ("-l", "-t", "-T", "-S", "--from-file", "--to-file", "--color"):
@@ -180,10 +160,15 @@ def _option_args(args: list[str], operands: list[str]) -> list[str]:
 
 def _ctx_num(inv: Invocation, v: str) -> int:
     if not v.isdigit():
-        inv.error(f"invalid context length {_q(v)}")
-        inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
-        raise Exit(2)
+        raise _usage(inv, f"invalid context length {_q(v)}")
     return int(v)
+
+
+def _usage(inv: Invocation, message: str) -> Exit:
+    """Report a usage error the GNU way (the message, then the --help hint): status 2."""
+    inv.error(message)
+    inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
+    return Exit(2)
 
 
 def _q(s: str) -> str:
@@ -208,15 +193,11 @@ def run(inv: Invocation) -> int:
 def _run(inv: Invocation) -> int:
     o, ops = _parse(inv)
     if len(ops) < 2:
-        if not ops:
-            inv.error("missing operand after 'diff'")
-        else:
-            inv.error(f"missing operand after {_q(ops[-1])}")
-        inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
+        after = _q(ops[-1]) if ops else "'diff'"
+        _usage(inv, f"missing operand after {after}")
         return 2
     if len(ops) > 2:
-        inv.error(f"extra operand {_q(ops[2])}")
-        inv.stderr.write(b"diff: Try 'diff --help' for more information.\n")
+        _usage(inv, f"extra operand {_q(ops[2])}")
         return 2
     a, b = ops
     return _compare_top(inv, o, a, b)
@@ -507,20 +488,22 @@ def _context_hunk(out, fa: _File, fb: _File, hunk: list[Change], ctx: int) -> No
     out.append(b"***************\n")
     out.append(f"*** {_ctx_range(f0, l0)} ****\n".encode())
     if any(c.deleted for c in hunk):
-        i0 = f0
-        for c in hunk:
-            _lines(out, fa, i0, c.line0, b"  ")
-            _lines(out, fa, c.line0, c.line0 + c.deleted, b"! " if c.inserted else b"- ")
-            i0 = c.line0 + c.deleted
-        _lines(out, fa, i0, l0, b"  ")
+        _context_side(out, fa, f0, l0, [(c.line0, c.deleted, c.inserted) for c in hunk], b"- ")
     out.append(f"--- {_ctx_range(f1, l1)} ----\n".encode())
     if any(c.inserted for c in hunk):
-        i1 = f1
-        for c in hunk:
-            _lines(out, fb, i1, c.line1, b"  ")
-            _lines(out, fb, c.line1, c.line1 + c.inserted, b"! " if c.deleted else b"+ ")
-            i1 = c.line1 + c.inserted
-        _lines(out, fb, i1, l1, b"  ")
+        _context_side(out, fb, f1, l1, [(c.line1, c.inserted, c.deleted) for c in hunk], b"+ ")
+
+
+def _context_side(out: list[bytes], f: _File, first: int, last: int,
+                  spans: list[tuple[int, int, int]], mark: bytes) -> None:
+    """One side of a context hunk: each span (start, own lines, other side's lines) marked
+    ``mark``, or ``! `` where the other side changed too; the lines between as context."""
+    i = first
+    for start, count, other in spans:
+        _lines(out, f, i, start, b"  ")
+        _lines(out, f, start, start + count, b"! " if other else mark)
+        i = start + count
+    _lines(out, f, i, last, b"  ")
 
 
 def _half_line(out: list[str], text: str, indent: int, bound: int) -> int:
@@ -637,6 +620,14 @@ def _kind(inv: Invocation, path: str) -> str | None:
     return "file"
 
 
+def _subdirs(inv: Invocation, o: _Opts, pa: str, pb: str) -> int:
+    """Two subdirectories met in a walk: compared with -r, else only named (status 0)."""
+    if o.recursive:
+        return _compare_dirs(inv, o, pa, pb)
+    inv.stdout.write(f"Common subdirectories: {pa} and {pb}\n".encode("utf-8", "surrogateescape"))
+    return 0
+
+
 def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) -> int:
     inv.cancel.check()
     names: list[set[str]] = []
@@ -660,11 +651,7 @@ def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) 
             kind = _kind(inv, present)
             if (o.new_file or (o.unidir and inb)) and kind is not None:
                 if kind == "directory":
-                    if o.recursive:
-                        status = max(status, _compare_dirs(inv, o, pa, pb))
-                    else:
-                        inv.stdout.write(f"Common subdirectories: {pa} and {pb}\n".encode(
-                            "utf-8", "surrogateescape"))
+                    status = max(status, _subdirs(inv, o, pa, pb))
                     continue
                 else:
                     status = max(status, _compare_files(inv, o, pa, pb, True,
@@ -675,11 +662,7 @@ def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) 
             continue
         ka, kb = _kind(inv, pa), _kind(inv, pb)
         if ka == "directory" and kb == "directory":
-            if o.recursive:
-                status = max(status, _compare_dirs(inv, o, pa, pb))
-            else:
-                inv.stdout.write(f"Common subdirectories: {pa} and {pb}\n".encode(
-                    "utf-8", "surrogateescape"))
+            status = max(status, _subdirs(inv, o, pa, pb))
             continue
         if ka == "directory" or kb == "directory":
             la = o.labels[0] if o.labels[0] is not None else pa

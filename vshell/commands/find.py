@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.child import run_child
 from vshell.commands._lib.futil import enc, group_name, owner_name, quote
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.modes import apply as apply_mode
@@ -615,15 +616,9 @@ class Parser:
 
 
 def _run(inv: Invocation, finder: Finder, argv: list[str], cwd: str | None) -> int:
-    if inv.run_command is None:
-        raise Exit(1, "running commands is not available here")
-    try:
-        inv.stdout.flush()
-    except (AttributeError, ValueError, OSError):
-        pass
     if cwd is not None:
-        return inv.run_command(argv, cwd=cwd)
-    return inv.run_command(argv)
+        return run_child(inv, argv, cwd=cwd)
+    return run_child(inv, argv)
 
 
 def _true(c: Ctx) -> bool:

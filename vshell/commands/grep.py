@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vshell.command import Exit, Invocation, describe_oserror
+from vshell.commands._lib.futil import read_chunks
 from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import Options, UsageError, parse
 from vshell.records import field, record
@@ -106,11 +107,7 @@ def _context_arg(value: str) -> int:
 
 def _read_pattern_file(inv: Invocation, name: str) -> list[str]:
     try:
-        if name == "-":
-            data = inv.stdin.read()
-        else:
-            with inv.fs.open(inv.abs(name)) as f:
-                data = f.read()
+        data = b"".join(read_chunks(inv, name))
     except OSError as e:
         e.filename = name
         raise Exit(2, describe_oserror(e)) from None
@@ -141,6 +138,35 @@ def _parse(inv: Invocation) -> Options:
 USAGE = b"Usage: grep [OPTION]... PATTERNS [FILE]...\n"
 
 
+# the options that set one field of the configuration to a fixed value
+_SETTINGS: dict[str, tuple[str, object]] = {
+    "-E": ("mode", "E"), "--extended-regexp": ("mode", "E"),
+    "-F": ("mode", "F"), "--fixed-strings": ("mode", "F"),
+    "-G": ("mode", "G"), "--basic-regexp": ("mode", "G"),
+    "-P": ("mode", "P"), "--perl-regexp": ("mode", "P"),
+    "-i": ("icase", True), "-y": ("icase", True), "--ignore-case": ("icase", True),
+    "--no-ignore-case": ("icase", False),
+    "-v": ("invert", True), "--invert-match": ("invert", True),
+    "-w": ("word", True), "--word-regexp": ("word", True),
+    "-x": ("line", True), "--line-regexp": ("line", True),
+    "-c": ("count", True), "--count": ("count", True),
+    "-L": ("list_files", "L"), "--files-without-match": ("list_files", "L"),
+    "-l": ("list_files", "l"), "--files-with-matches": ("list_files", "l"),
+    "-o": ("only", True), "--only-matching": ("only", True),
+    "-q": ("quiet", True), "--quiet": ("quiet", True), "--silent": ("quiet", True),
+    "-s": ("no_messages", True), "--no-messages": ("no_messages", True),
+    "-b": ("byte_offset", True), "--byte-offset": ("byte_offset", True),
+    "-H": ("with_filename", True), "--with-filename": ("with_filename", True),
+    "-h": ("with_filename", False), "--no-filename": ("with_filename", False),
+    "-n": ("line_number", True), "--line-number": ("line_number", True),
+    "-T": ("initial_tab", True), "--initial-tab": ("initial_tab", True),
+    "-Z": ("null", True), "--null": ("null", True),
+    "-z": ("eol", b"\0"), "--null-data": ("eol", b"\0"),
+    "-a": ("binary_files", "text"), "--text": ("binary_files", "text"),
+    "-I": ("binary_files", "without-match"),
+}
+
+
 def configure(inv: Invocation) -> tuple[Config, list[str]]:
     opts = _parse(inv)
     cfg = Config()
@@ -150,32 +176,15 @@ def configure(inv: Invocation) -> tuple[Config, list[str]]:
     ctx_both = -1
     for key, val in opts.items:
         v = val or ""
-        if key in ("-E", "--extended-regexp"):
-            cfg.mode = "E"
-        elif key in ("-F", "--fixed-strings"):
-            cfg.mode = "F"
-        elif key in ("-G", "--basic-regexp"):
-            cfg.mode = "G"
-        elif key in ("-P", "--perl-regexp"):
-            cfg.mode = "P"
+        if key in _SETTINGS:
+            name, value = _SETTINGS[key]
+            setattr(cfg, name, value)
         elif key in ("-e", "--regexp"):
             cfg.patterns.extend(v.split("\n"))
             have_patterns = True
         elif key in ("-f", "--file"):
             cfg.patterns.extend(_read_pattern_file(inv, v))
             have_patterns = True
-        elif key in ("-i", "-y", "--ignore-case"):
-            cfg.icase = True
-        elif key == "--no-ignore-case":
-            cfg.icase = False
-        elif key in ("-v", "--invert-match"):
-            cfg.invert = True
-        elif key in ("-w", "--word-regexp"):
-            cfg.word = True
-        elif key in ("-x", "--line-regexp"):
-            cfg.line = True
-        elif key in ("-c", "--count"):
-            cfg.count = True
         elif key in ("--color", "--colour"):
             if val not in (None, "never", "no", "none", "auto", "tty", "if-tty", "always",
                            "yes", "force"):
@@ -183,47 +192,19 @@ def configure(inv: Invocation) -> tuple[Config, list[str]]:
                 raise Exit(0)
             # output is never a terminal here, so "auto" means no colour
             cfg.color = val in ("always", "yes", "force")
-        elif key in ("-L", "--files-without-match"):
-            cfg.list_files = "L"
-        elif key in ("-l", "--files-with-matches"):
-            cfg.list_files = "l"
         elif key in ("-m", "--max-count"):
             try:
                 cfg.max_count = int(v)
             except ValueError:
                 raise Exit(2, "invalid max count") from None
-        elif key in ("-o", "--only-matching"):
-            cfg.only = True
-        elif key in ("-q", "--quiet", "--silent"):
-            cfg.quiet = True
-        elif key in ("-s", "--no-messages"):
-            cfg.no_messages = True
-        elif key in ("-b", "--byte-offset"):
-            cfg.byte_offset = True
-        elif key in ("-H", "--with-filename"):
-            cfg.with_filename = True
-        elif key in ("-h", "--no-filename"):
-            cfg.with_filename = False
         elif key == "--label":
             cfg.label = v
-        elif key in ("-n", "--line-number"):
-            cfg.line_number = True
-        elif key in ("-T", "--initial-tab"):
-            cfg.initial_tab = True
-        elif key in ("-Z", "--null"):
-            cfg.null = True
-        elif key in ("-z", "--null-data"):
-            cfg.eol = b"\0"
         elif key in ("-A", "--after-context"):
             cfg.after = _context_arg(v)
         elif key in ("-B", "--before-context"):
             cfg.before = _context_arg(v)
         elif key in ("-C", "--context", "-NUM"):
             ctx_both = _context_arg(v)
-        elif key in ("-a", "--text"):
-            cfg.binary_files = "text"
-        elif key == "-I":
-            cfg.binary_files = "without-match"
         elif key == "--binary-files":
             if v not in ("binary", "text", "without-match"):
                 raise Exit(2, "unknown binary-files type")
@@ -885,14 +866,19 @@ class Grep:
                 raise IsADirectoryError(21, "Is a directory", display)
             if cfg.devices == "skip" and _is_device(fs, vpath):
                 return
-            with fs.open(vpath) as f:
-                dname = display.encode("utf-8", "surrogateescape")
-                size = _size(fs, vpath) if cfg.initial_tab else None
-                self.report(dname, self.searcher.search(f.read, dname, size))
+            self.search_file(vpath, display)
         except BrokenPipeError:
             raise
         except OSError as e:
             self.oserror(e, display)
+
+    def search_file(self, vpath: str, display: str) -> None:
+        """Search one regular file, reported under the name ``display``."""
+        fs = self.inv.fs
+        with fs.open(vpath) as f:
+            dname = display.encode("utf-8", "surrogateescape")
+            size = _size(fs, vpath) if self.cfg.initial_tab else None
+            self.report(dname, self.searcher.search(f.read, dname, size))
 
     def walk(self, vdir: str, display: str, ancestors: frozenset = frozenset()) -> None:
         cfg = self.cfg
@@ -934,10 +920,7 @@ class Grep:
             try:
                 if cfg.devices != "read" and _is_device(fs, vchild):
                     continue
-                with fs.open(vchild) as f:
-                    dname = child.encode("utf-8", "surrogateescape")
-                    size = _size(fs, vchild) if cfg.initial_tab else None
-                    self.report(dname, self.searcher.search(f.read, dname, size))
+                self.search_file(vchild, child)
             except BrokenPipeError:
                 raise
             except OSError as e:

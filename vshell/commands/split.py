@@ -10,9 +10,10 @@ import re
 from typing import IO
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.futil import CHUNK, enc, quote, quoteaf, strerror
+from vshell.commands._lib.futil import enc, quote, quoteaf, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
+from vshell.commands._lib.textio import chunks
 from vshell.text.numarg import INTMAX_MAX, UINTMAX_MAX, parse_count
 
 HELP = help_text("split")
@@ -190,35 +191,25 @@ def run(inv: Invocation) -> int:
 def _stream(inv: Invocation, src: IO[bytes], out: Splitter, mode: str, amount: int) -> None:
     left = 0  # lines or bytes left in the current file
     pending = b""
-    while True:
-        inv.cancel.check()
-        data = src.read(CHUNK)
-        if not data:
-            break
-        if mode == "b":
+    for data in chunks(inv, src):
+        if mode in ("b", "l"):
             pos = 0
             while pos < len(data):
                 if left == 0:
                     out.open_next()
                     left = amount
-                take = data[pos : pos + left]
-                out.write(take)
-                left -= len(take)
-                pos += len(take)
-        elif mode == "l":
-            pos = 0
-            while pos < len(data):
-                if left == 0:
-                    out.open_next()
-                    left = amount
-                end = pos
-                for _ in range(left):
-                    nl = data.find(b"\n", end)
-                    if nl < 0:
-                        end = len(data)
-                        break
-                    end = nl + 1
-                    left -= 1
+                if mode == "b":  # -b: up to ``left`` bytes
+                    end = min(pos + left, len(data))
+                    left -= end - pos
+                else:  # -l: up to ``left`` whole lines (the last maybe cut by the chunk)
+                    end = pos
+                    for _ in range(left):
+                        nl = data.find(b"\n", end)
+                        if nl < 0:
+                            end = len(data)
+                            break
+                        end = nl + 1
+                        left -= 1
                 out.write(data[pos:end])
                 pos = end
         else:
@@ -247,14 +238,7 @@ def _line_bytes(out: Splitter, data: bytes, amount: int, final: bool) -> bytes:
 def _by_chunks(inv: Invocation, src: IO[bytes], out: Splitter, spec: tuple[str, int, int],
                elide: bool) -> None:
     kind, only, n = spec
-    parts = []
-    while True:
-        inv.cancel.check()
-        data = src.read(CHUNK)
-        if not data:
-            break
-        parts.append(data)
-    data = b"".join(parts)
+    data = b"".join(chunks(inv, src))
     size = len(data)
     lines = data.splitlines(keepends=True) if kind == "r" else []
 

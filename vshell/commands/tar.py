@@ -20,9 +20,10 @@ from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.copy import link_escapes
-from vshell.commands._lib.futil import CHUNK, enc, group_name, owner_name, strerror
+from vshell.commands._lib.futil import enc, group_name, owner_name, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
+from vshell.commands._lib.textio import chunks
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.text.glob import fnmatch
 
@@ -453,11 +454,7 @@ class _Limited(io.RawIOBase):
 
 
 def _copy(inv: Invocation, src: IO[bytes], dst: IO[bytes]) -> None:
-    while True:
-        inv.cancel.check()
-        data = src.read(CHUNK)
-        if not data:
-            return
+    for data in chunks(inv, src):
         dst.write(data)
 
 

@@ -9,9 +9,11 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.futil import CHUNK, enc, quote
+from vshell.commands._lib.child import run_child
+from vshell.commands._lib.futil import enc, quote
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
+from vshell.commands._lib.textio import record_batches, records
 
 HELP = help_text("xargs")
 
@@ -33,42 +35,17 @@ def _unescape_delim(text: str) -> str:
 
 def _lines(inv: Invocation, src: IO[bytes]) -> Iterator[str]:
     """Input lines (with their newline), read in 64 KiB chunks as they arrive."""
-    pending = b""
-    while True:
-        inv.cancel.check()
-        data = src.read(CHUNK)
-        if not data:
-            break
-        pending += data
-        start = 0
-        while True:
-            nl = pending.find(b"\n", start)
-            if nl < 0:
-                break
-            yield pending[start : nl + 1].decode("utf-8", "surrogateescape")
-            start = nl + 1
-        pending = pending[start:]
-    if pending:
-        yield pending.decode("utf-8", "surrogateescape")
+    for line in records(inv, src):
+        yield line.decode("utf-8", "surrogateescape")
 
 
 def _records(inv: Invocation, src: IO[bytes], sep: bytes) -> Iterator[tuple[str, int]]:
     """-0 / -d: items split on ``sep`` only, streamed."""
-    pending = b""
     n = 0
-    while True:
-        inv.cancel.check()
-        data = src.read(CHUNK)
-        if not data:
-            break
-        pending += data
-        parts = pending.split(sep)
-        pending = parts.pop()
-        for part in parts:
+    for batch in record_batches(inv, src, sep):
+        for part in batch:
             yield part.decode("utf-8", "surrogateescape"), n
             n += 1
-    if pending:
-        yield pending.decode("utf-8", "surrogateescape"), n
 
 
 def _split_quoted(lines: Iterable[str], eof: str | None) -> Iterator[tuple[str, int]]:
@@ -222,13 +199,7 @@ def _run_batches(inv: Invocation, batches: Iterator[list[str]], command: list[st
             argv = [*command, *args]
         if verbose:
             inv.stderr.write(enc(" ".join(argv)) + b"\n")
-        if inv.run_command is None:
-            raise Exit(1, "running commands is not available here")
-        try:
-            inv.stdout.flush()
-        except (AttributeError, ValueError, OSError):
-            pass
-        rc = inv.run_command(argv, stdin=b"")
+        rc = run_child(inv, argv, stdin=b"")
         if rc == 255:
             inv.error(f"{argv[0]}: exited with status 255; aborting")
             return 124

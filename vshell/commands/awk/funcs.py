@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from vshell.commands.awk.values import UNINIT, StrNum, compare, str2num, to_num
 
@@ -77,6 +77,16 @@ def _split_keep(s: str, splitter: Callable[[str], list[str]], seps: list[str]) -
     return parts
 
 
+# sub/gsub backslash runs, longest first: (what starts here, the text it gives, chars used);
+# a double backslash before & uses two characters only, so that & is then the match
+_REPL_BACKSLASHES = (
+    ("\\\\\\&", "\\&", 4),
+    ("\\\\&", "\\", 2),
+    ("\\&", "&", 2),
+    ("\\\\", "\\\\", 2),
+)
+
+
 def repl_template(repl: str) -> list[str | None]:
     """sub/gsub replacement: ``&`` is the match (None); backslashes as onetrue awk/gawk.
 
@@ -89,18 +99,11 @@ def repl_template(repl: str) -> list[str | None]:
     while i < n:
         c = repl[i]
         if c == "\\":
-            if repl.startswith("\\\\\\&", i):
-                buf.append("\\&")
-                i += 4
-            elif repl.startswith("\\\\&", i):
-                buf.append("\\")
-                i += 2
-            elif repl.startswith("\\&", i):
-                buf.append("&")
-                i += 2
-            elif repl.startswith("\\\\", i):
-                buf.append("\\\\")
-                i += 2
+            for run, text, used in _REPL_BACKSLASHES:
+                if repl.startswith(run, i):
+                    buf.append(text)
+                    i += used
+                    break
             else:
                 buf.append("\\")
                 i += 1
@@ -119,22 +122,29 @@ def repl_template(repl: str) -> list[str | None]:
     return parts
 
 
+def awk_matches(pat: re.Pattern[str], target: str) -> Iterator[re.Match[str]]:
+    """The matches sub/gsub/gensub replace: an empty match right after one is not one."""
+    last_end = -1
+    for m in pat.finditer(target):
+        s, e = m.span()
+        if s == e and s == last_end:
+            continue
+        last_end = e
+        yield m
+
+
 def substitute(pat: re.Pattern[str], repl: str, target: str, global_: bool) -> tuple[str, int]:
     """awk sub/gsub on ``target``; returns (new text, count)."""
     parts = repl_template(repl)
     out: list[str] = []
     pos = 0
     count = 0
-    last_end = -1
-    for m in pat.finditer(target):
+    for m in awk_matches(pat, target):
         s, e = m.span()
-        if s == e and s == last_end:
-            continue
         out.append(target[pos:s])
         for p in parts:
             out.append(m.group() if p is None else p)
         pos = e
-        last_end = e
         count += 1
         if not global_:
             break
@@ -182,14 +192,8 @@ def gensub(pat: re.Pattern[str], repl: str, how: object, target: str) -> str:
 
     out: list[str] = []
     pos = 0
-    k = 0
-    last_end = -1
-    for m in pat.finditer(target):
+    for k, m in enumerate(awk_matches(pat, target), 1):
         s, e = m.span()
-        if s == e and s == last_end:
-            continue
-        k += 1
-        last_end = e
         if which == 0 or k == which:
             out.append(target[pos:s])
             out.append(expand(m))

@@ -396,6 +396,19 @@ def compile_getline(c: Compiler, node: Node) -> Fn:
     _, kind, var, src = node
     st = c.st
     put = c.store(var) if var is not None else None
+
+    def took(F: list, rec: str) -> float:
+        """Where a record read lands: $0 (and NF) or the named variable; getline's 1."""
+        if put is None:
+            st.set0(rec)
+        else:
+            put(F, StrNum(rec))
+        return 1.0
+
+    def next_from(F: list, rd: Reader) -> float:
+        rec = rd.next_record()
+        return 0.0 if rec is None else took(F, rec)
+
     if kind == "simple":
 
         def getline_main(F: list) -> float:
@@ -408,11 +421,7 @@ def compile_getline(c: Compiler, node: Node) -> Fn:
                 return -1.0
             if rec is None:
                 return 0.0
-            if put is None:
-                st.set0(rec)
-            else:
-                put(F, StrNum(rec))
-            return 1.0
+            return took(F, rec)
 
         return getline_main
     source = c.str_(src)
@@ -423,28 +432,12 @@ def compile_getline(c: Compiler, node: Node) -> Fn:
             rd: Reader | None = st.file_reader(name)
             if rd is None:
                 return -1.0
-            rec = rd.next_record()
-            if rec is None:
-                return 0.0
-            if put is None:
-                st.set0(rec)
-                st.nr += 0
-            else:
-                put(F, StrNum(rec))
-            return 1.0
+            return next_from(F, rd)
 
         return getline_file
 
     def getline_cmd(F: list) -> float:
-        rd = st.cmd_reader(source(F))
-        rec = rd.next_record()
-        if rec is None:
-            return 0.0
-        if put is None:
-            st.set0(rec)
-        else:
-            put(F, StrNum(rec))
-        return 1.0
+        return next_from(F, st.cmd_reader(source(F)))
 
     return getline_cmd
 

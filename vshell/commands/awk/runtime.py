@@ -19,6 +19,7 @@ from vshell.commands.awk.values import StrNum, num2str_fmt, to_num, to_str
 if TYPE_CHECKING:
     from vshell.command import Invocation
     from vshell.commands.awk.interp import MainInput
+    from vshell.text.regex import Match
 
 CHUNK = 1 << 18
 # characters str.split() treats as whitespace but awk's default FS does not
@@ -140,35 +141,35 @@ class Reader:
                     st.RT = rs
                     return rec
                 if not self.fill():
-                    if self.pos < len(self.buf):
-                        rec = self.buf[self.pos :]
-                        self.pos = len(self.buf)
-                        st.RT = ""
-                        return rec
-                    return None
+                    return self._rest()
         pat = compile_ere(rs, bool(st.IGNORECASE)) if len(rs) > 1 else re.compile(
             re.escape(rs), re.I
         )
         while True:
             m = pat.search(self.buf, self.pos)
             if m and m.end() > m.start() and (m.end() < len(self.buf) or self.eof):
-                rec = self.buf[self.pos : m.start()]
-                self.pos = m.end()
-                st.RT = m.group()
-                return rec
+                return self._cut(m)
             if not self.fill():
                 m = pat.search(self.buf, self.pos)
                 if m and m.end() > m.start():
-                    rec = self.buf[self.pos : m.start()]
-                    self.pos = m.end()
-                    st.RT = m.group()
-                    return rec
-                if self.pos < len(self.buf):
-                    rec = self.buf[self.pos :]
-                    self.pos = len(self.buf)
-                    st.RT = ""
-                    return rec
-                return None
+                    return self._cut(m)
+                return self._rest()
+
+    def _cut(self, m: Match | re.Match[str]) -> str:
+        """The record before separator match ``m``; RT is what matched."""
+        rec = self.buf[self.pos : m.start()]
+        self.pos = m.end()
+        self.st.RT = m.group()
+        return rec
+
+    def _rest(self) -> str | None:
+        """At end of input: what is left is the last record, with no separator (RT empty)."""
+        if self.pos < len(self.buf):
+            rec = self.buf[self.pos :]
+            self.pos = len(self.buf)
+            self.st.RT = ""
+            return rec
+        return None
 
     def _csv_record(self) -> str | None:
         """A CSV record: newlines inside double quotes do not end it."""
@@ -186,12 +187,7 @@ class Reader:
                 continue
             scan -= start
             if not self.fill():
-                if start < len(self.buf) and self.pos < len(self.buf):
-                    rec = self.buf[self.pos :]
-                    self.pos = len(self.buf)
-                    self.st.RT = ""
-                    return rec
-                return None
+                return self._rest() if start < len(self.buf) else None
             start = self.pos
             scan += start
 
@@ -209,17 +205,11 @@ class Reader:
         while True:
             m = pat.search(self.buf, self.pos)
             if m and (m.end() < len(self.buf) or self.eof):
-                rec = self.buf[self.pos : m.start()]
-                self.pos = m.end()
-                st.RT = m.group()
-                return rec
+                return self._cut(m)
             if not self.fill():
                 m = pat.search(self.buf, self.pos)
                 if m:
-                    rec = self.buf[self.pos : m.start()]
-                    self.pos = m.end()
-                    st.RT = m.group()
-                    return rec
+                    return self._cut(m)
                 rec = self.buf[self.pos :]
                 self.pos = len(self.buf)
                 if rec.endswith("\n"):

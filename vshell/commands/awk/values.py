@@ -103,18 +103,9 @@ def to_bool(v: object) -> bool:
 def compare(a: object, b: object, convfmt: str) -> int:
     """-1, 0 or 1: numerically when both are numbers or numeric strings, else as strings."""
     ta, tb = type(a), type(b)
-    if ta is float:
-        an = True
-    elif ta is str:
-        an = False
-    else:
-        an = looks_numeric(a)  # type: ignore[arg-type]  # not a float: a str
-    if tb is float:
-        bn = True
-    elif tb is str:
-        bn = False
-    else:
-        bn = looks_numeric(b)  # type: ignore[arg-type]  # not a float: a str
+    # a number, or a strnum (input data) that looks like one; a plain string never is
+    an = ta is float or (ta is not str and looks_numeric(a))  # type: ignore[arg-type]
+    bn = tb is float or (tb is not str and looks_numeric(b))  # type: ignore[arg-type]
     if an and bn:
         x = a if ta is float else str2num(a)  # type: ignore[arg-type]  # not a float: a str
         y = b if tb is float else str2num(b)  # type: ignore[arg-type]  # not a float: a str

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Iterator
 
 from vshell.command import Exit, Invocation
+from vshell.commands._lib.futil import read_chunks
 from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import UsageError, parse
 from vshell.commands.sed.parse import (
@@ -343,11 +344,7 @@ class Sed:
     def script_file(self, name: str) -> Piece:
         inv = self.inv
         try:
-            if name == "-":
-                data = inv.stdin.read()
-            else:
-                with inv.fs.open(inv.abs(name)) as f:
-                    data = f.read()
+            data = b"".join(read_chunks(inv, name))
         except OSError as e:
             raise Exit(4, f"couldn't open file {name}: {e.strerror}") from None
         return Piece(regex.decode(data, self.utf8), f"file {name}", is_file=True)
@@ -658,17 +655,11 @@ class Sed:
                     return "quit"
                 self.read_next(append=True)
             # the "ends with a newline" flag travels with the text, as in GNU
-            elif name == "g":
-                self.ps = self.hold
+            elif name in ("g", "G"):  # copy (g) or append (G) the hold space
+                self.ps = self.hold if name == "g" else self.ps + "\n" + self.hold
                 self.had_eol = self.hold_eol
-            elif name == "G":
-                self.ps = self.ps + "\n" + self.hold
-                self.had_eol = self.hold_eol
-            elif name == "h":
-                self.hold = self.ps
-                self.hold_eol = self.had_eol
-            elif name == "H":
-                self.hold = self.hold + "\n" + self.ps
+            elif name in ("h", "H"):  # copy (h) or append (H) to the hold space
+                self.hold = self.ps if name == "h" else self.hold + "\n" + self.ps
                 self.hold_eol = self.had_eol
             elif name == "x":
                 self.ps, self.hold = self.hold, self.ps
@@ -945,16 +936,8 @@ class Sed:
         if sub.print or sub.evaluate or sub.wfile or sub.has_case or sub.nth != 1:
             return None
         rx = sub.regex
-        if rx.pattern is None or rx.multiline or rx.compiled is None:
-            return None
-        if "\n" in rx.pattern or "\\n" in rx.pattern:
-            return None
-        if self.eol != "\n":
-            return None
-        try:
-            comp = compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
-                                     eol="\n")
-        except regex.RegexError:
+        comp = self.line_regex(rx)
+        if comp is None or rx.pattern is None:
             return None
         template = "".join(
             str(v).replace("\\", "\\\\") if k == "lit" else f"\\g<{v}>" for k, v in sub.parts
@@ -975,21 +958,25 @@ class Sed:
             return ("re1", False, comp, sub)
         return ("re", sub.globally, comp, template)
 
-    def grep_like(self, cmd: Command):
-        """``-n /re/p`` or ``/re/d`` (either with ``!``) as a scan for matching lines."""
-        rx = cmd.a1.regex if cmd.a1 is not None else None
+    def line_regex(self, rx: Regex | None) -> regex.Regex | None:
+        """``rx`` compiled for the chunk fast paths, or None where it may span lines."""
         if rx is None or rx.pattern is None or rx.multiline or rx.compiled is None:
             return None
         if "\n" in rx.pattern or "\\n" in rx.pattern:
             return None
-        if (cmd.name == "p") != self.quiet:
-            return None
         try:
-            comp = compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
+            return compile_sed_regex(rx.pattern, self.extended, rx.icase, False, self.utf8,
                                      eol="\n")
         except regex.RegexError:
             return None
-        scan = comp
+
+    def grep_like(self, cmd: Command):
+        """``-n /re/p`` or ``/re/d`` (either with ``!``) as a scan for matching lines."""
+        if (cmd.name == "p") != self.quiet:
+            return None
+        scan = self.line_regex(cmd.a1.regex if cmd.a1 is not None else None)
+        if scan is None:
+            return None
         keep_matching = (cmd.name == "p") != cmd.negate
         return ("grep", keep_matching, scan, None)
 
