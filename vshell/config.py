@@ -53,7 +53,7 @@ class MountEntry:
 
 
 @record
-class Settings:
+class Settings(limits.Limits):
     """Everything a scope's session and the hooks need, after layering."""
 
     mode: str = "rewrite"
@@ -64,10 +64,6 @@ class Settings:
     mounts: list[MountEntry] = field(default_factory=list)
     deny: list[str] = field(default_factory=list)
     allow_net: list[str] = field(default_factory=list)
-    timeout: float | None = limits.DEFAULT_TIMEOUT
-    output_limit: int = limits.DEFAULT_OUTPUT_LIMIT
-    memory_fs_limit: int | None = limits.DEFAULT_MEMORY_FS_LIMIT
-    memory_limit: int | None = limits.DEFAULT_MEMORY_LIMIT
     idle_timeout: float | None = 1800.0
     sources: list[str] = field(default_factory=list)  # the files that were read
 

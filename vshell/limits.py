@@ -3,12 +3,14 @@
 The command line (``--timeout 1m``), ``vshell.toml`` (``timeout = "1m"``) and the Sandbox
 itself share this one module, so a limit means the same wherever it is set and a default
 changed here changes everywhere.  Faults are plain ``ValueError``s: each caller words them
-for its own reader.  Imports nothing of vshell.
+for its own reader.  Imports nothing of vshell but records.
 """
 
 from __future__ import annotations
 
 import re
+
+from vshell.records import record
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
@@ -19,6 +21,18 @@ DEFAULT_MEMORY_FS_LIMIT = 1 << 30  # file data held by /tmp, memory mounts and c
 # machine down.  The host's own overhead (the interpreter, caches, code) is not counted.
 DEFAULT_MEMORY_LIMIT = 2 << 30
 DEFAULT_MAX_JOBS = 64  # background jobs and process substitutions running at once
+
+
+
+@record
+class Limits:
+    """The limits both ``vshell``'s flags and ``vshell.toml`` set, with the same defaults."""
+
+    timeout: float | None = DEFAULT_TIMEOUT
+    output_limit: int = DEFAULT_OUTPUT_LIMIT
+    memory_fs_limit: int | None = DEFAULT_MEMORY_FS_LIMIT
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT
+
 
 _SECONDS = re.compile(r"\d+(\.\d*)?")
 _DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")

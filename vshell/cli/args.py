@@ -27,14 +27,13 @@ class ConfigError(UsageError):
 
 
 @record
-class Options:
+class Options(limits.Limits):
+    """What the command line asked for; the limits and their defaults are shared with
+    ``vshell.toml`` through :class:`~vshell.limits.Limits`."""
+
     mounts: list[tuple[str, str, str]] = field(default_factory=list)
     deny: list[str] = field(default_factory=list)
     allow_net: list[str] = field(default_factory=list)
-    timeout: float | None = limits.DEFAULT_TIMEOUT
-    output_limit: int = limits.DEFAULT_OUTPUT_LIMIT
-    memory_fs_limit: int | None = limits.DEFAULT_MEMORY_FS_LIMIT
-    memory_limit: int | None = limits.DEFAULT_MEMORY_LIMIT
     max_jobs: int | None = limits.DEFAULT_MAX_JOBS
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
