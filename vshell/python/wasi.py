@@ -531,12 +531,18 @@ class Wasi:
         abi.U32.pack_into(mv, out, len(data))
         return 0
 
-    def fd_pread(self, caller: int, fd: int, iovs: int, niovs: int, offset: int, out: int) -> int:
+    def _positional(self, fd: int, right: int) -> FD:
+        """The open file behind ``fd`` for a read or write at an offset that needs ``right``
+        (pread and pwrite): a pipe cannot seek, a directory is no file."""
         e = self._fd(fd)
         if e.kind != "file":
-            return abi.ESPIPE if e.kind != "dir" else abi.EISDIR
-        if not e.rights & abi.RIGHT_FD_READ:
-            return abi.EBADF
+            raise WasiError(abi.ESPIPE if e.kind != "dir" else abi.EISDIR)
+        if not e.rights & right:
+            raise WasiError(abi.EBADF)
+        return e
+
+    def fd_pread(self, caller: int, fd: int, iovs: int, niovs: int, offset: int, out: int) -> int:
+        e = self._positional(fd, abi.RIGHT_FD_READ)
         mv = self.view(caller)
         vecs = self._iovs(mv, iovs, niovs)
         pos = e.file.tell()
@@ -549,11 +555,7 @@ class Wasi:
         return 0
 
     def fd_pwrite(self, caller: int, fd: int, iovs: int, niovs: int, offset: int, out: int) -> int:
-        e = self._fd(fd)
-        if e.kind != "file":
-            return abi.ESPIPE if e.kind != "dir" else abi.EISDIR
-        if not e.rights & abi.RIGHT_FD_WRITE:
-            return abi.EBADF
+        e = self._positional(fd, abi.RIGHT_FD_WRITE)
         mv = self.view(caller)
         data = self._gather(mv, self._iovs(mv, iovs, niovs))
         pos = e.file.tell()

@@ -75,14 +75,12 @@ class SyncReport:
     error: OSError | None = None
 
 
+_KIND_LETTERS = {st.S_IFDIR: "d", st.S_IFLNK: "l", st.S_IFREG: "f"}
+
+
 def _kind(mode: int) -> str:
-    if st.S_ISDIR(mode):
-        return "d"
-    if st.S_ISLNK(mode):
-        return "l"
-    if st.S_ISREG(mode):
-        return "f"
-    return "o"
+    """One letter for a file's type (d, l, f, or o for other), as the overlay records it."""
+    return _KIND_LETTERS.get(st.S_IFMT(mode), "o")
 
 
 def _under(parts: Parts, base: Parts) -> bool:
