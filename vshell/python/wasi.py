@@ -271,18 +271,17 @@ class Wasi:
             abi.FST_MTIM | abi.FST_MTIM_NOW
         ):
             cur = self.fs.stat(path, follow)
-        if flags & abi.FST_ATIM_NOW:
-            a = now
-        elif flags & abi.FST_ATIM:
-            a = atim
-        else:
-            a = _ns(cur, "st_atime")
-        if flags & abi.FST_MTIM_NOW:
-            m = now
-        elif flags & abi.FST_MTIM:
-            m = mtim
-        else:
-            m = _ns(cur, "st_mtime")
+
+        def chosen(now_flag: int, given_flag: int, given: int, current: str) -> int:
+            """One of the two times: now, the one given, or the file's own (kept)."""
+            if flags & now_flag:
+                return now
+            if flags & given_flag:
+                return given
+            return _ns(cur, current)
+
+        a = chosen(abi.FST_ATIM_NOW, abi.FST_ATIM, atim, "st_atime")
+        m = chosen(abi.FST_MTIM_NOW, abi.FST_MTIM, mtim, "st_mtime")
         self.fs.utime(path, (a, m), follow)
 
     # --- arguments, environment, clocks, randomness -----------------------------------
