@@ -31,8 +31,8 @@ from typing import BinaryIO, Self, cast
 
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
-from vshell.vfs.errors import CrossMount, escape_error, fs_error
-from vshell.vfs.links import relative_link_parts
+from vshell.vfs.errors import CrossMount, fs_error
+from vshell.vfs.links import climb, relative_link_parts
 from vshell.vfs.paths import join_parts
 
 __all__ = ["MAX_SYMLINKS", "HostBackend"]
@@ -140,9 +140,7 @@ class HostBackend:
             while pending:
                 name = pending.pop()
                 if name == "..":
-                    if not resolved:
-                        raise escape_error()
-                    resolved.pop()
+                    climb(resolved)
                     os.close(fds.pop())
                     continue
                 here = (*resolved, name)
