@@ -19,6 +19,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from vshell import limits
 from vshell.records import field, record
 
 MODES = ("rewrite", "tool", "off")
@@ -52,7 +53,7 @@ class MountEntry:
 
 
 @record
-class Settings:
+class Settings(limits.Limits):
     """Everything a scope's session and the hooks need, after layering."""
 
     mode: str = "rewrite"
@@ -63,10 +64,6 @@ class Settings:
     mounts: list[MountEntry] = field(default_factory=list)
     deny: list[str] = field(default_factory=list)
     allow_net: list[str] = field(default_factory=list)
-    timeout: float | None = 30.0
-    output_limit: int = 4 * 1024 * 1024
-    memory_fs_limit: int | None = 1 << 30
-    memory_limit: int | None = 2 << 30
     idle_timeout: float | None = 1800.0
     sources: list[str] = field(default_factory=list)  # the files that were read
 
@@ -135,45 +132,37 @@ class _Locator:
                            problem)
 
 
-_DURATION = re.compile(r"(\d+(?:\.\d*)?)(ms|s|m|h)")
-_UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_SIZE = re.compile(r"(\d+)([kKmMgG]i?[bB]?|[bB])?")
-
-
 def parse_duration(value: object) -> float | None:
     """``"30s"``, ``"1m30s"``, ``"500ms"`` or a number of seconds; 0 means none."""
     if isinstance(value, bool):
         raise ValueError("want a duration such as 30s")
     if isinstance(value, int | float):
-        total = float(value)
-    elif isinstance(value, str):
-        text = value.strip()
-        parts = list(_DURATION.finditer(text))
-        if re.fullmatch(r"\d+(\.\d*)?", text):
-            total = float(text)
-        elif parts and "".join(p.group(0) for p in parts) == text:
-            total = sum(float(p.group(1)) * _UNITS[p.group(2)] for p in parts)
-        else:
-            raise ValueError(f"{value!r} is not a duration (use e.g. 500ms, 30s, 10m)")
-    else:
+        if value < 0:
+            raise ValueError("must not be negative")
+        return float(value) or None
+    if not isinstance(value, str):
         raise ValueError("want a duration such as 30s")
-    if total < 0:
-        raise ValueError("must not be negative")
-    return total or None
+    try:
+        return limits.parse_duration(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a duration (use e.g. 500ms, 30s, 10m)") from None
 
 
 def parse_size(value: object) -> int:
+    """A byte count: a number, or a string such as ``"4M"`` or ``"1GiB"``."""
     if isinstance(value, bool):
         raise ValueError("want a byte count such as 512M")
     if isinstance(value, int):
         if value < 0:
             raise ValueError("must not be negative")
         return value
-    m = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
-    if not m:
-        raise ValueError(f"{value!r} is not a byte count (use e.g. 4M, 1G)")
-    unit = (m.group(2) or "").lower()[:1]
-    return int(m.group(1)) * {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[unit]
+    fault = ValueError(f"{value!r} is not a byte count (use e.g. 4M, 1G)")
+    if not isinstance(value, str):
+        raise fault
+    try:
+        return limits.parse_size(value)
+    except ValueError:
+        raise fault from None
 
 
 def _strings(value: object) -> list[str]:

@@ -24,6 +24,13 @@ from vshell.command import (
     NestedRequest,
     OutputStream,
 )
+from vshell.limits import (
+    DEFAULT_MAX_JOBS,
+    DEFAULT_MEMORY_FS_LIMIT,
+    DEFAULT_MEMORY_LIMIT,
+    DEFAULT_OUTPUT_LIMIT,
+    DEFAULT_TIMEOUT,
+)
 from vshell.records import record
 from vshell.result import Outcome, Result
 
@@ -36,16 +43,7 @@ if TYPE_CHECKING:
     from vshell.vfs.memory import MemoryBudget
     from vshell.vfs.overlay_store import OverlayStore
 
-DEFAULT_TIMEOUT = 30.0
-DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
 _PROCSUB_GRACE = 1.0  # seconds a finished script waits for its process substitutions
-DEFAULT_MEMORY_FS_LIMIT = 1 << 30  # file data held by /tmp, memory mounts and cow overlays
-# Everything one sandbox holds: shell data, pipes, file data and its Python guests together.
-# Twice the default guest (1 GiB) or file data (1 GiB), so either can use its whole share
-# with room for the shell; small enough that a few runaway sandboxes do not take a 16 GiB
-# machine down.  The host's own overhead (the interpreter, caches, code) is not counted.
-DEFAULT_MEMORY_LIMIT = 2 << 30
-DEFAULT_MAX_JOBS = 64  # background jobs and process substitutions running at once
 MAX_NESTING = 8
 _GRACE = 0.5  # how long a stopped run may take to unwind before exec returns anyway
 

@@ -11,7 +11,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from vshell import __version__
+from vshell import __version__, limits
 from vshell.records import field, record
 
 if TYPE_CHECKING:
@@ -27,15 +27,14 @@ class ConfigError(UsageError):
 
 
 @record
-class Options:
+class Options(limits.Limits):
+    """What the command line asked for; the limits and their defaults are shared with
+    ``vshell.toml`` through :class:`~vshell.limits.Limits`."""
+
     mounts: list[tuple[str, str, str]] = field(default_factory=list)
     deny: list[str] = field(default_factory=list)
     allow_net: list[str] = field(default_factory=list)
-    timeout: float | None = 30.0
-    output_limit: int = 4 * 1024 * 1024
-    memory_fs_limit: int | None = 1 << 30
-    memory_limit: int | None = 2 << 30
-    max_jobs: int | None = 64
+    max_jobs: int | None = limits.DEFAULT_MAX_JOBS
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     command: str | None = None
@@ -45,10 +44,6 @@ class Options:
     history_file: str | None = None
     overlay: str | None = None
     try_mode: bool = False
-
-
-_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
-_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
 def info_text(opts: Options, help_text: str) -> str | None:
@@ -63,31 +58,17 @@ def info_text(opts: Options, help_text: str) -> str | None:
 
 def parse_duration(text: str) -> float | None:
     """Go-style durations ("500ms", "1m30s", "0"); a bare number means seconds."""
-    t = text.strip()
-    if t in ("0", "0s"):
-        return None
-    if re.fullmatch(r"\d+(\.\d*)?", t):
-        v = float(t)
-        return v or None
-    pos = 0
-    total = 0.0
-    for m in _DURATION.finditer(t):
-        if m.start() != pos:
-            break
-        total += float(m.group(1)) * _UNITS[m.group(2)]
-        pos = m.end()
-    if pos != len(t) or not t:
-        raise UsageError(f"invalid duration {text!r} (use e.g. 500ms, 30s, 1m)")
-    return total or None
+    try:
+        return limits.parse_duration(text)
+    except ValueError:
+        raise UsageError(f"invalid duration {text!r} (use e.g. 500ms, 30s, 1m)") from None
 
 
 def parse_size(text: str) -> int:
-    m = re.fullmatch(r"(\d+)([kKmMgG]i?[bB]?|[bB])?", text.strip())
-    if not m:
-        raise UsageError(f"invalid byte count {text!r}")
-    n = int(m.group(1))
-    unit = (m.group(2) or "").lower()[:1]
-    return n * {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[unit]
+    try:
+        return limits.parse_size(text)
+    except ValueError:
+        raise UsageError(f"invalid byte count {text!r}") from None
 
 
 def parse_args(argv: list[str]) -> Options:

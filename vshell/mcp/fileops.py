@@ -431,14 +431,12 @@ def _count_overlapping(text: str, sub: str) -> int:
 
 
 # --- list and glob -----------------------------------------------------------------------
+_KIND_NAMES = {st.S_IFDIR: "directory", st.S_IFREG: "file", st.S_IFLNK: "symlink"}
+
+
 def _kind(mode: int) -> str:
-    if st.S_ISDIR(mode):
-        return "directory"
-    if st.S_ISREG(mode):
-        return "file"
-    if st.S_ISLNK(mode):
-        return "symlink"
-    return "other"
+    """The ``type`` a list row reports for a file of ``mode``."""
+    return _KIND_NAMES.get(st.S_IFMT(mode), "other")
 
 
 def list_dir(fs: VFS, cwd: str, path: Any = None, *,

@@ -271,18 +271,17 @@ class Wasi:
             abi.FST_MTIM | abi.FST_MTIM_NOW
         ):
             cur = self.fs.stat(path, follow)
-        if flags & abi.FST_ATIM_NOW:
-            a = now
-        elif flags & abi.FST_ATIM:
-            a = atim
-        else:
-            a = _ns(cur, "st_atime")
-        if flags & abi.FST_MTIM_NOW:
-            m = now
-        elif flags & abi.FST_MTIM:
-            m = mtim
-        else:
-            m = _ns(cur, "st_mtime")
+
+        def chosen(now_flag: int, given_flag: int, given: int, current: str) -> int:
+            """One of the two times: now, the one given, or the file's own (kept)."""
+            if flags & now_flag:
+                return now
+            if flags & given_flag:
+                return given
+            return _ns(cur, current)
+
+        a = chosen(abi.FST_ATIM_NOW, abi.FST_ATIM, atim, "st_atime")
+        m = chosen(abi.FST_MTIM_NOW, abi.FST_MTIM, mtim, "st_mtime")
         self.fs.utime(path, (a, m), follow)
 
     # --- arguments, environment, clocks, randomness -----------------------------------
@@ -531,12 +530,18 @@ class Wasi:
         abi.U32.pack_into(mv, out, len(data))
         return 0
 
-    def fd_pread(self, caller: int, fd: int, iovs: int, niovs: int, offset: int, out: int) -> int:
+    def _positional(self, fd: int, right: int) -> FD:
+        """The open file behind ``fd`` for a read or write at an offset that needs ``right``
+        (pread and pwrite): a pipe cannot seek, a directory is no file."""
         e = self._fd(fd)
         if e.kind != "file":
-            return abi.ESPIPE if e.kind != "dir" else abi.EISDIR
-        if not e.rights & abi.RIGHT_FD_READ:
-            return abi.EBADF
+            raise WasiError(abi.ESPIPE if e.kind != "dir" else abi.EISDIR)
+        if not e.rights & right:
+            raise WasiError(abi.EBADF)
+        return e
+
+    def fd_pread(self, caller: int, fd: int, iovs: int, niovs: int, offset: int, out: int) -> int:
+        e = self._positional(fd, abi.RIGHT_FD_READ)
         mv = self.view(caller)
         vecs = self._iovs(mv, iovs, niovs)
         pos = e.file.tell()
@@ -549,11 +554,7 @@ class Wasi:
         return 0
 
     def fd_pwrite(self, caller: int, fd: int, iovs: int, niovs: int, offset: int, out: int) -> int:
-        e = self._fd(fd)
-        if e.kind != "file":
-            return abi.ESPIPE if e.kind != "dir" else abi.EISDIR
-        if not e.rights & abi.RIGHT_FD_WRITE:
-            return abi.EBADF
+        e = self._positional(fd, abi.RIGHT_FD_WRITE)
         mv = self.view(caller)
         data = self._gather(mv, self._iovs(mv, iovs, niovs))
         pos = e.file.tell()

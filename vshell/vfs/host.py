@@ -26,12 +26,13 @@ import contextlib
 import errno
 import os
 import stat as st
+from collections.abc import Callable
 from typing import BinaryIO, Self, cast
 
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
-from vshell.vfs.errors import CrossMount, escape_error, fs_error
-from vshell.vfs.links import relative_link_parts
+from vshell.vfs.errors import CrossMount, fs_error
+from vshell.vfs.links import climb, relative_link_parts
 from vshell.vfs.paths import join_parts
 
 __all__ = ["MAX_SYMLINKS", "HostBackend"]
@@ -139,9 +140,7 @@ class HostBackend:
             while pending:
                 name = pending.pop()
                 if name == "..":
-                    if not resolved:
-                        raise escape_error()
-                    resolved.pop()
+                    climb(resolved)
                     os.close(fds.pop())
                     continue
                 here = (*resolved, name)
@@ -336,14 +335,21 @@ class HostBackend:
                 raise fs_error(errno.EISDIR)
             os.unlink(walk.name, dir_fd=walk.parent)
 
-    def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
+    def _between(self, src: Parts, dst: Parts, ctx: Ctx, root_errnos: tuple[int, int],
+                 act: Callable[[_Walk, _Walk], None]) -> None:
+        """Walk both ends of a rename or link (neither followed) and ``act`` on them; the
+        root as either end fails with its errno from ``root_errnos`` (source, destination)."""
         with self._resolve_final(src, False, ctx) as swalk:
             if swalk.is_root:
-                raise fs_error(errno.EBUSY)
+                raise fs_error(root_errnos[0])
             with self._resolve_final(dst, False, ctx) as dwalk:
                 if dwalk.is_root:
-                    raise fs_error(errno.EBUSY)
-                os.rename(swalk.name, dwalk.name, src_dir_fd=swalk.parent, dst_dir_fd=dwalk.parent)
+                    raise fs_error(root_errnos[1])
+                act(swalk, dwalk)
+
+    def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
+        self._between(src, dst, ctx, (errno.EBUSY, errno.EBUSY), lambda s, d: os.rename(
+            s.name, d.name, src_dir_fd=s.parent, dst_dir_fd=d.parent))
 
     def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None:
         stored = target
@@ -362,19 +368,8 @@ class HostBackend:
             os.symlink(stored, walk.name, dir_fd=walk.parent)
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
-        with self._resolve_final(src, False, ctx) as swalk:
-            if swalk.is_root:
-                raise fs_error(errno.EPERM)
-            with self._resolve_final(dst, False, ctx) as dwalk:
-                if dwalk.is_root:
-                    raise fs_error(errno.EEXIST)
-                os.link(
-                    swalk.name,
-                    dwalk.name,
-                    src_dir_fd=swalk.parent,
-                    dst_dir_fd=dwalk.parent,
-                    follow_symlinks=False,
-                )
+        self._between(src, dst, ctx, (errno.EPERM, errno.EEXIST), lambda s, d: os.link(
+            s.name, d.name, src_dir_fd=s.parent, dst_dir_fd=d.parent, follow_symlinks=False))
 
     def chmod(self, parts: Parts, mode: int, follow: bool, ctx: Ctx) -> None:
         with self._resolve_final(parts, follow, ctx) as walk:

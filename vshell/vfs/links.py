@@ -56,14 +56,20 @@ def resolves_inside(resolve: Callable[[Parts], object], parts: Parts) -> None:
         return
 
 
+def climb(resolved: list[str]) -> None:
+    """A ``..`` step of a walk: drop the last name resolved; above the mount's root is an
+    escape (EPERM), never a step out to the host."""
+    if not resolved:
+        raise escape_error()
+    resolved.pop()
+
+
 def append_missing_tail(resolved: list[str], name: str, pending: list[str]) -> None:
     """Finish resolving past a missing ``name`` (``missing_ok``): nothing below it can be a
     link, so the rest of the path (``pending``, next component last) is taken lexically."""
     resolved.append(name)
     for rest in reversed(pending):
         if rest == "..":
-            if not resolved:
-                raise escape_error()
-            resolved.pop()
+            climb(resolved)
         elif rest != ".":
             resolved.append(rest)

@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.errors import escape_error, fs_error
 from vshell.vfs.host import MAX_SYMLINKS
-from vshell.vfs.links import append_missing_tail
+from vshell.vfs.links import append_missing_tail, climb
 from vshell.vfs.paths import join_parts, split_path
 from vshell.vfs.stats import to_stat_result
 
@@ -398,9 +398,7 @@ class MemoryBackend:
         while pending:
             name = pending.pop()
             if name == "..":
-                if not resolved:
-                    raise escape_error()
-                resolved.pop()
+                climb(resolved)
                 dirs.pop()
                 obj = dirs[-1]
                 continue

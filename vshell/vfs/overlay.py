@@ -34,7 +34,7 @@ from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
 from vshell.vfs.errors import CrossMount, Rerouted, escape_error, fs_error
 from vshell.vfs.host import DIR_WALK, MAX_SYMLINKS, HostBackend
-from vshell.vfs.links import append_missing_tail, relative_link_parts, resolves_inside
+from vshell.vfs.links import append_missing_tail, climb, relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts
 
@@ -75,14 +75,12 @@ class SyncReport:
     error: OSError | None = None
 
 
+_KIND_LETTERS = {st.S_IFDIR: "d", st.S_IFLNK: "l", st.S_IFREG: "f"}
+
+
 def _kind(mode: int) -> str:
-    if st.S_ISDIR(mode):
-        return "d"
-    if st.S_ISLNK(mode):
-        return "l"
-    if st.S_ISREG(mode):
-        return "f"
-    return "o"
+    """One letter for a file's type (d, l, f, or o for other), as the overlay records it."""
+    return _KIND_LETTERS.get(st.S_IFMT(mode), "o")
 
 
 def _under(parts: Parts, base: Parts) -> bool:
@@ -189,9 +187,7 @@ class OverlayBackend:
         while pending:
             name = pending.pop()
             if name == "..":
-                if not resolved:
-                    raise escape_error()
-                resolved.pop()
+                climb(resolved)
                 continue
             last = not pending
             here = (*resolved, name)
