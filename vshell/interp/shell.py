@@ -781,7 +781,7 @@ class Shell:
         return ShellArithContext(self)
 
     def glob(self, pattern: str) -> list[str]:
-        from vshell.interp.glob import glob_expand, split_globignore
+        from vshell.text.pathglob import glob_expand, split_globignore
 
         st = self.state
         ignore = st.get("GLOBIGNORE")
