@@ -6,20 +6,22 @@ agent reads is what bash would show it; regenerate with bash's ``help NAME``.
 
 from __future__ import annotations
 
+# ``.`` and ``source`` are one builtin under two names: bash documents them alike
+_SOURCE_TEXT = (
+    '    Execute commands from a file in the current shell.\n'
+    '    \n'
+    '    Read and execute commands from FILENAME in the current shell.  The\n'
+    '    entries in $PATH are used to find the directory containing FILENAME.\n'
+    '    If any ARGUMENTS are supplied, they become the positional parameters\n'
+    '    when FILENAME is executed.\n'
+    '    \n'
+    '    Exit Status:\n'
+    '    Returns the status of the last command executed in FILENAME; fails if\n'
+    '    FILENAME cannot be read.\n'
+)
+
 HELP: dict[str, str] = {
-    '.': (
-        '.: . filename [arguments]\n'
-        '    Execute commands from a file in the current shell.\n'
-        '    \n'
-        '    Read and execute commands from FILENAME in the current shell.  The\n'
-        '    entries in $PATH are used to find the directory containing FILENAME.\n'
-        '    If any ARGUMENTS are supplied, they become the positional parameters\n'
-        '    when FILENAME is executed.\n'
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns the status of the last command executed in FILENAME; fails if\n'
-        '    FILENAME cannot be read.\n'
-    ),
+    '.': '.: . filename [arguments]\n' + _SOURCE_TEXT,
     ':': (
         ':: :\n'
         '    Null command.\n'
@@ -899,19 +901,7 @@ HELP: dict[str, str] = {
         '    Returns success if OPTNAME is enabled; fails if an invalid option is\n'
         '    given or OPTNAME is disabled.\n'
     ),
-    'source': (
-        'source: source filename [arguments]\n'
-        '    Execute commands from a file in the current shell.\n'
-        '    \n'
-        '    Read and execute commands from FILENAME in the current shell.  The\n'
-        '    entries in $PATH are used to find the directory containing FILENAME.\n'
-        '    If any ARGUMENTS are supplied, they become the positional parameters\n'
-        '    when FILENAME is executed.\n'
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns the status of the last command executed in FILENAME; fails if\n'
-        '    FILENAME cannot be read.\n'
-    ),
+    'source': 'source: source filename [arguments]\n' + _SOURCE_TEXT,
     'test': (
         'test: test [expr]\n'
         '    Evaluate conditional expression.\n'
