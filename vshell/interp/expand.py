@@ -266,16 +266,12 @@ class Expander:
                         fields.append(cur)
                         cur, started = [], False
                         after_ws = True
-                    i += 1
-                    while i < n and text[i] in ws:
-                        i += 1
-                    start = i
-                    continue
-                # non-whitespace delimiter
-                if started or not after_ws:
-                    fields.append(cur)
-                    cur, started = [], False
-                after_ws = False
+                else:  # a non-whitespace delimiter
+                    if started or not after_ws:
+                        fields.append(cur)
+                        cur, started = [], False
+                    after_ws = False
+                # the delimiter and the IFS whitespace after it end the field
                 i += 1
                 while i < n and text[i] in ws:
                     i += 1
