@@ -20,6 +20,15 @@ _SOURCE_TEXT = (
     '    FILENAME cannot be read.\n'
 )
 
+# pushd and popd end alike: both change the directory and point to ``dirs``
+_DIR_STACK_TAIL = (
+    "    The `dirs' builtin displays the directory stack.\n"
+    '    \n'
+    '    Exit Status:\n'
+    '    Returns success unless an invalid argument is supplied or the directory\n'
+    '    change fails.\n'
+)
+
 HELP: dict[str, str] = {
     '.': '.: . filename [arguments]\n' + _SOURCE_TEXT,
     ':': (
@@ -620,12 +629,7 @@ HELP: dict[str, str] = {
         "    \t\tshown by `dirs', starting with zero.  For example: `popd -0'\n"
         "    \t\tremoves the last directory, `popd -1' the next to last.\n"
         '    \n'
-        "    The `dirs' builtin displays the directory stack.\n"
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns success unless an invalid argument is supplied or the directory\n'
-        '    change fails.\n'
-    ),
+    ) + _DIR_STACK_TAIL,
     'printf': (
         'printf: printf [-v var] format [arguments]\n'
         '    Formats and prints ARGUMENTS under control of the FORMAT.\n'
@@ -683,12 +687,7 @@ HELP: dict[str, str] = {
         '      dir\tAdds DIR to the directory stack at the top, making it the\n'
         '    \t\tnew current working directory.\n'
         '    \n'
-        "    The `dirs' builtin displays the directory stack.\n"
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns success unless an invalid argument is supplied or the directory\n'
-        '    change fails.\n'
-    ),
+    ) + _DIR_STACK_TAIL,
     'pwd': (
         'pwd: pwd [-LP]\n'
         '    Print the name of the current working directory.\n'
