@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from vshell.interp import fdscope, redirect
 from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.context import Job
-from vshell.interp.control import AbortLine, ExitShell, LoopControl
+from vshell.interp.control import AbortLine, ExitShell, LoopControl, background_status
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -367,14 +367,7 @@ def _coproc(sh: Shell, cmd: ast.Coproc) -> int:
 
     def body() -> None:
         try:
-            job.status = sub.run_command(cmd.body)
-        except (ExitShell, AbortLine) as e:
-            job.status = e.status
-        except ShellError as e:
-            sub.err(e.message)
-            job.status = e.status
-        except BaseException:  # noqa: BLE001 - a coprocess must never kill the run
-            job.status = 1
+            job.status = background_status(lambda: sub.run_command(cmd.body), sub.err)
         finally:
             from_cop.writer.close()
             to_cop.reader.close()
