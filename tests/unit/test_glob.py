@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from vshell.interp.pattern import has_magic, unescape
+from vshell.text.glob import has_magic, unescape
 from vshell.text.pathglob import glob_expand
 
 

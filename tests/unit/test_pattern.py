@@ -12,8 +12,8 @@ import subprocess
 
 import pytest
 
-from vshell.interp.pattern import (
-    compile_pattern,
+from vshell.text.glob import compile_glob as compile_pattern
+from vshell.text.glob import (
     has_magic,
     match,
     remove_prefix,

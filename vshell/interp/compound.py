@@ -3,13 +3,14 @@ function definitions, each with its own redirections."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from vshell.interp import fdscope, redirect
 from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.context import Job
-from vshell.interp.control import AbortLine, ExitShell, LoopControl
+from vshell.interp.control import AbortLine, ExitShell, LoopControl, background_status
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -108,31 +109,50 @@ def _if(sh: Shell, cmd: ast.If) -> int:
     return 0
 
 
+@contextmanager
+def _loop_level(sh: Shell) -> Iterator[None]:
+    """One level deeper for ``break``/``continue`` while a loop runs."""
+    sh.loop_depth += 1
+    try:
+        yield
+    finally:
+        sh.loop_depth -= 1
+
+
+def _pass_outward(lc: LoopControl) -> None:
+    """A ``break N``/``continue N`` for an outer loop: one level used here, raised on."""
+    if lc.levels > 1:
+        lc.levels -= 1
+        raise lc
+
+
 def _loop_body(sh: Shell, body: ast.CommandList) -> tuple[int, str | None]:
     """Run a loop body; returns (status, 'break'|'continue'|None) for this loop level."""
 
     try:
         return sh.run_list(body), None
     except LoopControl as lc:
-        if lc.levels > 1:
-            lc.levels -= 1
-            raise
+        _pass_outward(lc)
         return sh.state.last_status if lc.kind == "continue" else 0, lc.kind
+
+
+def _loop_items(sh: Shell, words: list[ast.Word] | None) -> list[str]:
+    """The words a for/select header names, expanded; none written means ``"$@"``."""
+    if words is None:
+        return list(sh.state.positional)
+    return sh.expander.words([w.raw for w in words])
 
 
 def _while(sh: Shell, cmd: ast.While) -> int:
 
     status = 0
-    sh.loop_depth += 1
-    try:
+    with _loop_level(sh):
         while True:
             sh.check()
             try:
                 c = _cond_list(sh, cmd.condition)
             except LoopControl as lc:
-                if lc.levels > 1:
-                    lc.levels -= 1
-                    raise
+                _pass_outward(lc)
                 if lc.kind == "break":
                     break
                 continue
@@ -140,10 +160,7 @@ def _while(sh: Shell, cmd: ast.While) -> int:
                 break
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
-                status = 0
                 break
-    finally:
-        sh.loop_depth -= 1
     return status
 
 
@@ -154,13 +171,9 @@ def _for(sh: Shell, cmd: ast.For) -> int:
 
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", cmd.var):
         raise ShellError(f"`{cmd.var}': not a valid identifier")
-    if cmd.words is None:
-        items = list(st.positional)
-    else:
-        items = sh.expander.words([w.raw for w in cmd.words])
+    items = _loop_items(sh, cmd.words)
     status = 0
-    sh.loop_depth += 1
-    try:
+    with _loop_level(sh):
         for item in items:
             sh.check()
             st.lineno = cmd.line
@@ -171,10 +184,7 @@ def _for(sh: Shell, cmd: ast.For) -> int:
             st.set(cmd.var, item)
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
-                status = 0
                 break
-    finally:
-        sh.loop_depth -= 1
     return status
 
 
@@ -200,41 +210,36 @@ def _arith_eval(sh: Shell, text: str, trace: bool = False) -> int:
 
 def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
     status = 0
-    sh.loop_depth += 1
     try:
-        sh.state.lineno = cmd.line
-        if cmd.init.strip():
-            _arith_eval(sh, cmd.init, trace=True)
-        while True:
-            sh.check()
+        with _loop_level(sh):
             sh.state.lineno = cmd.line
-            if cmd.cond.strip() and _arith_eval(sh, cmd.cond, trace=True) == 0:
-                break
-            status, ctl = _loop_body(sh, cmd.body)
-            if ctl == "break":
-                status = 0
-                break
-            if cmd.step.strip():
+            if cmd.init.strip():
+                _arith_eval(sh, cmd.init, trace=True)
+            while True:
+                sh.check()
                 sh.state.lineno = cmd.line
-                _arith_eval(sh, cmd.step, trace=True)
+                if cmd.cond.strip() and _arith_eval(sh, cmd.cond, trace=True) == 0:
+                    break
+                status, ctl = _loop_body(sh, cmd.body)
+                if ctl == "break":
+                    break
+                if cmd.step.strip():
+                    sh.state.lineno = cmd.line
+                    _arith_eval(sh, cmd.step, trace=True)
     except ShellError as e:
         sh.err(e.message)
         return 1
-    finally:
-        sh.loop_depth -= 1
     return status
 
 
 def _select(sh: Shell, cmd: ast.Select) -> int:
     st = sh.state
-    items = list(st.positional) if cmd.words is None else sh.expander.words(
-        [w.raw for w in cmd.words])
+    items = _loop_items(sh, cmd.words)
     if not items:
         return 0
     status = 0
-    sh.loop_depth += 1
     show_menu = True
-    try:
+    with _loop_level(sh):
         while True:
             sh.check()
             if st.options.get("xtrace"):
@@ -259,10 +264,7 @@ def _select(sh: Shell, cmd: ast.Select) -> int:
                    and 0 < int(choice) <= len(items) else "")
             status, ctl = _loop_body(sh, cmd.body)
             if ctl == "break":
-                status = 0
                 break
-    finally:
-        sh.loop_depth -= 1
     return status
 
 
@@ -365,14 +367,7 @@ def _coproc(sh: Shell, cmd: ast.Coproc) -> int:
 
     def body() -> None:
         try:
-            job.status = sub.run_command(cmd.body)
-        except (ExitShell, AbortLine) as e:
-            job.status = e.status
-        except ShellError as e:
-            sub.err(e.message)
-            job.status = e.status
-        except BaseException:  # noqa: BLE001 - a coprocess must never kill the run
-            job.status = 1
+            job.status = background_status(lambda: sub.run_command(cmd.body), sub.err)
         finally:
             from_cop.writer.close()
             to_cop.reader.close()

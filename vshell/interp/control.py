@@ -7,9 +7,13 @@ here (as Oils keeps its in ``core/vm.py``) lets every module import them downwar
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from vshell.command import Cancelled
+
 __all__ = [
     "SHELL_NAMES", "AbortLine", "ExitShell", "LoopControl", "ReturnFromFunction", "ShellError",
-    "SigPipe",
+    "SigPipe", "background_status",
 ]
 
 # The names under which a command is the shell itself (`bash -c`, a `#!/bin/sh` script).
@@ -67,3 +71,21 @@ class LoopControl(Exception):
         super().__init__(kind)
         self.kind = kind  # "break" or "continue"
         self.levels = levels
+
+
+def background_status(run: Callable[[], int], report: Callable[[str], None], *,
+                      cancelled: int = 1) -> int:
+    """The status a body run on its own thread (a ``&`` job, a coprocess) ends with: the
+    shell's exits and errors become a status (an error ``report``-ed first), a cancel becomes
+    ``cancelled``, and nothing it raises may kill the run."""
+    try:
+        return run()
+    except (ExitShell, AbortLine) as e:
+        return e.status
+    except Cancelled:
+        return cancelled
+    except ShellError as e:
+        report(e.message)
+        return e.status
+    except BaseException:  # noqa: BLE001 - a background body must never kill the run
+        return 1

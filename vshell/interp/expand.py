@@ -8,6 +8,7 @@ characters.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, cast
 
@@ -144,29 +145,22 @@ class Expander:
         return self.pattern_parts(parts)
 
     def pattern_parts(self, parts: list[W.Part]) -> str:
-        segs = self.parts(parts, quoted=False)
-        out = []
-        for s in segs:
-            if s is BREAK:
-                out.append(" ")
-            elif s[1] == QUO:
-                out.append(escape_glob(s[0]))
-            else:
-                out.append(s[0])
-        return "".join(out)
+        return self._quoted_literal(parts, escape_glob)
 
     def regex_word(self, raw: str) -> str:
         """The right side of ``=~``: quoted parts match literally."""
         import re
 
-        parts = lex_word(raw)
-        segs = self.parts(parts, quoted=False)
+        return self._quoted_literal(lex_word(raw), re.escape)
+
+    def _quoted_literal(self, parts: list[W.Part], escape: Callable[[str], str]) -> str:
+        """One unsplit pattern word whose quoted text is made literal by ``escape``."""
         out = []
-        for s in segs:
+        for s in self.parts(parts, quoted=False):
             if s is BREAK:
                 out.append(" ")
             elif s[1] == QUO:
-                out.append(re.escape(s[0]))
+                out.append(escape(s[0]))
             else:
                 out.append(s[0])
         return "".join(out)
@@ -266,16 +260,12 @@ class Expander:
                         fields.append(cur)
                         cur, started = [], False
                         after_ws = True
-                    i += 1
-                    while i < n and text[i] in ws:
-                        i += 1
-                    start = i
-                    continue
-                # non-whitespace delimiter
-                if started or not after_ws:
-                    fields.append(cur)
-                    cur, started = [], False
-                after_ws = False
+                else:  # a non-whitespace delimiter
+                    if started or not after_ws:
+                        fields.append(cur)
+                        cur, started = [], False
+                    after_ws = False
+                # the delimiter and the IFS whitespace after it end the field
                 i += 1
                 while i < n and text[i] in ws:
                     i += 1

@@ -24,7 +24,13 @@ from vshell.command import (
 )
 from vshell.interp import io as sio
 from vshell.interp.context import Fds, Job, RunContext
-from vshell.interp.control import AbortLine, ExitShell, LoopControl, ReturnFromFunction
+from vshell.interp.control import (
+    AbortLine,
+    ExitShell,
+    LoopControl,
+    ReturnFromFunction,
+    background_status,
+)
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState, Var
@@ -368,16 +374,8 @@ class Shell:
 
         def body() -> None:
             try:
-                job.status = sub.run_andor(andor)
-            except (ExitShell, AbortLine) as e:
-                job.status = e.status
-            except Cancelled:
-                job.status = 130
-            except ShellError as e:
-                sub.err(e.message)
-                job.status = e.status
-            except BaseException:  # noqa: BLE001 - a job must never kill the run
-                job.status = 1
+                job.status = background_status(lambda: sub.run_andor(andor), sub.err,
+                                               cancelled=130)
             finally:
                 if slots is not None:
                     slots.release()
@@ -781,7 +779,7 @@ class Shell:
         return ShellArithContext(self)
 
     def glob(self, pattern: str) -> list[str]:
-        from vshell.interp.glob import glob_expand, split_globignore
+        from vshell.text.pathglob import glob_expand, split_globignore
 
         st = self.state
         ignore = st.get("GLOBIGNORE")

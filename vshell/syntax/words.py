@@ -7,6 +7,7 @@ operators, ``$(…)``, backticks, ``$((…))``, ``<(…)``, tildes) is read here
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from vshell.records import record
@@ -158,6 +159,19 @@ def skip_construct(s: str, j: int) -> int:
     return j
 
 
+def bare_chars(s: str, i: int) -> Iterator[tuple[int, str]]:
+    """Each (index, character) of s from i that stands outside quotes, escapes and
+    ``$``-forms: the scanners that look for one unquoted delimiter walk this."""
+    j, n = i, len(s)
+    while j < n:
+        k = skip_construct(s, j)
+        if k != j:
+            j = k
+            continue
+        yield j, s[j]
+        j += 1
+
+
 def find_close_paren(s: str, i: int) -> int:
     """Index of the ``)`` closing a ``(`` whose content starts at i (quote/comment aware)."""
     depth = 1
@@ -204,17 +218,10 @@ def find_close_brace(s: str, i: int) -> int:
     As in bash's expansion, a bare ``{`` does not nest: ``${x:-{a}b}`` is ``${x:-{a}``
     followed by ``b}``.  Quotes and nested ``$(…)``/``${…}`` are stepped over whole.
     """
-    j = i
-    n = len(s)
-    while j < n:
-        k = skip_construct(s, j)
-        if k != j:
-            j = k
-            continue
-        if s[j] == "}":
+    for j, c in bare_chars(s, i):
+        if c == "}":
             return j
-        j += 1
-    return n
+    return len(s)
 
 
 def decode_ansi_c(s: str, i: int) -> tuple[str, int]:
@@ -523,32 +530,19 @@ def _parse_default_arg(rest: str, start: int, dq: bool) -> list[Part]:
 
 def _find_bracket(s: str, i: int) -> int:
     depth = 1
-    j = i
-    while j < len(s):
-        c = s[j]
-        k = skip_construct(s, j)
-        if k != j:
-            j = k
-            continue
+    for j, c in bare_chars(s, i):
         if c == "[":
             depth += 1
         elif c == "]":
             depth -= 1
             if depth == 0:
                 return j
-        j += 1
     return -1
 
 
 def _find_top_colon(s: str, i: int) -> int:
     depth = 0
-    j = i
-    while j < len(s):
-        c = s[j]
-        k = skip_construct(s, j)
-        if k != j:
-            j = k
-            continue
+    for j, c in bare_chars(s, i):
         if c == "(":
             depth += 1
         elif c == ")":
@@ -559,21 +553,13 @@ def _find_top_colon(s: str, i: int) -> int:
             depth -= 1
         elif c == ":" and depth == 0:
             return j
-        j += 1
     return -1
 
 
 def _find_unescaped_slash(s: str, i: int) -> int:
-    j = i
-    while j < len(s):
-        c = s[j]
-        k = skip_construct(s, j)
-        if k != j:
-            j = k
-            continue
+    for j, c in bare_chars(s, i):
         if c == "/":
             return j
-        j += 1
     return -1
 
 

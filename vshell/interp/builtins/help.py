@@ -6,20 +6,31 @@ agent reads is what bash would show it; regenerate with bash's ``help NAME``.
 
 from __future__ import annotations
 
+# ``.`` and ``source`` are one builtin under two names: bash documents them alike
+_SOURCE_TEXT = (
+    '    Execute commands from a file in the current shell.\n'
+    '    \n'
+    '    Read and execute commands from FILENAME in the current shell.  The\n'
+    '    entries in $PATH are used to find the directory containing FILENAME.\n'
+    '    If any ARGUMENTS are supplied, they become the positional parameters\n'
+    '    when FILENAME is executed.\n'
+    '    \n'
+    '    Exit Status:\n'
+    '    Returns the status of the last command executed in FILENAME; fails if\n'
+    '    FILENAME cannot be read.\n'
+)
+
+# pushd and popd end alike: both change the directory and point to ``dirs``
+_DIR_STACK_TAIL = (
+    "    The `dirs' builtin displays the directory stack.\n"
+    '    \n'
+    '    Exit Status:\n'
+    '    Returns success unless an invalid argument is supplied or the directory\n'
+    '    change fails.\n'
+)
+
 HELP: dict[str, str] = {
-    '.': (
-        '.: . filename [arguments]\n'
-        '    Execute commands from a file in the current shell.\n'
-        '    \n'
-        '    Read and execute commands from FILENAME in the current shell.  The\n'
-        '    entries in $PATH are used to find the directory containing FILENAME.\n'
-        '    If any ARGUMENTS are supplied, they become the positional parameters\n'
-        '    when FILENAME is executed.\n'
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns the status of the last command executed in FILENAME; fails if\n'
-        '    FILENAME cannot be read.\n'
-    ),
+    '.': '.: . filename [arguments]\n' + _SOURCE_TEXT,
     ':': (
         ':: :\n'
         '    Null command.\n'
@@ -618,12 +629,7 @@ HELP: dict[str, str] = {
         "    \t\tshown by `dirs', starting with zero.  For example: `popd -0'\n"
         "    \t\tremoves the last directory, `popd -1' the next to last.\n"
         '    \n'
-        "    The `dirs' builtin displays the directory stack.\n"
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns success unless an invalid argument is supplied or the directory\n'
-        '    change fails.\n'
-    ),
+    ) + _DIR_STACK_TAIL,
     'printf': (
         'printf: printf [-v var] format [arguments]\n'
         '    Formats and prints ARGUMENTS under control of the FORMAT.\n'
@@ -681,12 +687,7 @@ HELP: dict[str, str] = {
         '      dir\tAdds DIR to the directory stack at the top, making it the\n'
         '    \t\tnew current working directory.\n'
         '    \n'
-        "    The `dirs' builtin displays the directory stack.\n"
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns success unless an invalid argument is supplied or the directory\n'
-        '    change fails.\n'
-    ),
+    ) + _DIR_STACK_TAIL,
     'pwd': (
         'pwd: pwd [-LP]\n'
         '    Print the name of the current working directory.\n'
@@ -899,19 +900,7 @@ HELP: dict[str, str] = {
         '    Returns success if OPTNAME is enabled; fails if an invalid option is\n'
         '    given or OPTNAME is disabled.\n'
     ),
-    'source': (
-        'source: source filename [arguments]\n'
-        '    Execute commands from a file in the current shell.\n'
-        '    \n'
-        '    Read and execute commands from FILENAME in the current shell.  The\n'
-        '    entries in $PATH are used to find the directory containing FILENAME.\n'
-        '    If any ARGUMENTS are supplied, they become the positional parameters\n'
-        '    when FILENAME is executed.\n'
-        '    \n'
-        '    Exit Status:\n'
-        '    Returns the status of the last command executed in FILENAME; fails if\n'
-        '    FILENAME cannot be read.\n'
-    ),
+    'source': 'source: source filename [arguments]\n' + _SOURCE_TEXT,
     'test': (
         'test: test [expr]\n'
         '    Evaluate conditional expression.\n'

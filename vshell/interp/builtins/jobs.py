@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vshell.interp.builtins.base import out
-from vshell.interp.builtins.opts import OptionError, parse_options
+from vshell.interp.builtins.opts import OptionError, parse_flags
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
@@ -51,14 +51,13 @@ def _trap_line(sig: str, handler: str) -> str:
 def b_trap(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
     try:
-        opts, args = parse_options(sh, "trap", args, "lp", "trap [-lp] [[arg] signal_spec ...]")
+        flags, args = parse_flags(sh, "trap", args, "lp", "trap [-lp] [[arg] signal_spec ...]")
     except OptionError as e:
         return e.status
-    flags = {f for f, _ in opts}
-    if "-l" in flags:
+    if "l" in flags:
         out(sh, signal_table())
         return 0
-    if not args or "-p" in flags:
+    if not args or "p" in flags:
         status = 0
         if not args:
             for trapped, handler in st.traps.items():

@@ -8,7 +8,7 @@ import time
 from typing import TYPE_CHECKING
 
 from vshell.interp.builtins.base import out
-from vshell.interp.builtins.opts import OptionError, parse_options
+from vshell.interp.builtins.opts import OptionError, parse_flags
 
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
@@ -81,10 +81,9 @@ def b_help(sh: Shell, name: str, args: list[str]) -> int:
     from vshell.text.glob import fnmatch
 
     try:
-        opts, topics = parse_options(sh, "help", args, "dms", "help [-dms] [pattern ...]")
+        flags, topics = parse_flags(sh, "help", args, "dms", "help [-dms] [pattern ...]")
     except OptionError as e:
         return e.status
-    flags = {f[1] for f, _ in opts}
     if not topics:
         out(sh, "vshell: a bash-compatible virtual shell. Shell builtins "
                  "(`help NAME' for one):\n")
@@ -139,11 +138,10 @@ def b_enable(sh: Shell, name: str, args: list[str]) -> int:
     from vshell.interp.builtins import registry as builtins_registry
 
     try:
-        opts, names = parse_options(sh, "enable", args, "apnsfd:",
-                                    "enable [-a] [-dnps] [-f filename] [name ...]")
+        flags, names = parse_flags(sh, "enable", args, "apnsfd:",
+                                  "enable [-a] [-dnps] [-f filename] [name ...]")
     except OptionError as e:
         return e.status
-    flags = {f[1] for f, _ in opts}
     if "f" in flags or "d" in flags:
         sh.err("enable: cannot load or delete builtins: vshell has no loadable builtins")
         return 1

@@ -58,6 +58,14 @@ def parse_options(sh: Shell, name: str, args: list[str], spec: str, usage: str |
     return opts, args[i:]
 
 
+def parse_flags(sh: Shell, name: str, args: list[str], spec: str,
+                usage: str | None = None) -> tuple[set[str], list[str]]:
+    """The flag letters given (values dropped) and the operands: for the builtins that only
+    ask whether a flag was given. Raises :class:`OptionError` as :func:`parse_options`."""
+    opts, operands = parse_options(sh, name, args, spec, usage)
+    return {flag[1] for flag, _ in opts}, operands
+
+
 def _bad(sh: Shell, name: str, message: str, usage: str | None) -> None:
     sh.err(f"{name}: {message}")
     if usage:

@@ -306,13 +306,10 @@ def _mapfile_number(opt: str, text: str) -> int | None:
 def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
     delim = b"\n"
-    count = 0
-    origin = 0
-    skip = 0
     strip = False
-    fd = 0
     callback: str | None = None
-    quantum = 5000
+    # the numeric options: -n count, -O origin, -s skip, -u fd, -c quantum
+    numbers = {"n": 0, "O": 0, "s": 0, "u": 0, "c": 5000}
     target = "MAPFILE"
     usage = (f"{name} [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] "
              "[-C callback] [-c quantum] [array]")
@@ -323,29 +320,19 @@ def b_mapfile(sh: Shell, name: str, args: list[str]) -> int:
     for flag, val in opts:
         opt = flag[1]
         val = val or ""
-        number = 0
-        if opt in "nOsuc":
+        if opt in numbers:
             parsed = _mapfile_number(opt, val)
             if parsed is None:
                 sh.err(f"{name}: {val}: {_MAPFILE_BAD[opt]}")
                 return 1
-            number = parsed
-        if opt == "d":
+            numbers[opt] = parsed
+        elif opt == "d":
             delim = val.encode()[:1] if val else b"\x00"
-        elif opt == "n":
-            count = number
-        elif opt == "O":
-            origin = number
-        elif opt == "s":
-            skip = number
         elif opt == "t":
             strip = True
-        elif opt == "u":
-            fd = number
         elif opt == "C":
             callback = val
-        elif opt == "c":
-            quantum = number
+    count, origin, skip, fd, quantum = (numbers[opt] for opt in "nOsuc")
     if rest:
         target = rest[0]
     stream = sh.fds.get(fd)

@@ -7,7 +7,7 @@ import stat as _stat
 from typing import TYPE_CHECKING
 
 from vshell.interp.builtins.base import is_enabled_builtin, out
-from vshell.interp.builtins.opts import OptionError, parse_options
+from vshell.interp.builtins.opts import OptionError, parse_flags, parse_options
 from vshell.interp.lookup import VSHELL_COMMAND, not_found, resolve_command
 from vshell.syntax.reserved import KEYWORDS
 
@@ -17,10 +17,9 @@ if TYPE_CHECKING:
 
 def b_command(sh: Shell, name: str, args: list[str]) -> int:
     try:
-        opts, args = parse_options(sh, "command", args, "pVv", "command [-pVv] command [arg ...]")
+        flags, args = parse_flags(sh, "command", args, "pVv", "command [-pVv] command [arg ...]")
     except OptionError as e:
         return e.status
-    flags = {f[1] for f, _ in opts}
     verbose = "V" if "V" in flags else "v" if "v" in flags else None
     default_path = "p" in flags
     if not args:
@@ -153,10 +152,9 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
 
 def b_type(sh: Shell, name: str, args: list[str]) -> int:
     try:
-        opts, words = parse_options(sh, "type", args, "afptP", "type [-afptP] name [name ...]")
+        flags, words = parse_flags(sh, "type", args, "afptP", "type [-afptP] name [name ...]")
     except OptionError as e:
         return e.status
-    flags = {f[1] for f, _ in opts}
     status = 0
     for w in words:
         rc = _describe(sh, w, short="p" in flags or "P" in flags, type_flag="t" in flags,

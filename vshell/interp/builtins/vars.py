@@ -125,14 +125,13 @@ def _show_options(sh: Shell, minus: bool) -> None:
 
 # --- unset ------------------------------------------------------------------------------------
 def b_unset(sh: Shell, name: str, args: list[str]) -> int:
-    from vshell.interp.builtins.opts import OptionError, parse_options
+    from vshell.interp.builtins.opts import OptionError, parse_flags
 
     st = sh.state
     try:
-        opts, args = parse_options(sh, "unset", args, "fvn", "unset [-f] [-v] [-n] [name ...]")
+        flags, args = parse_flags(sh, "unset", args, "fvn", "unset [-f] [-v] [-n] [name ...]")
     except OptionError as e:
         return e.status
-    flags = {f[1] for f, _ in opts}
     if {"f", "v"} <= flags:
         sh.err("unset: cannot simultaneously unset a function and a variable")
         return 1

@@ -70,30 +70,12 @@ def match_paren(src: str, i: int) -> int:
     Quotes, nested expansions and ``#`` comments (at word start) are skipped.  This is a
     bracket matcher, not a command parser: ``case`` arms inside are not understood.
     """
-    n = len(src)
-    depth = 0
-    j = i
-    while j < n:
-        c = src[j]
-        if c == "(":
-            depth += 1
-            j += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return j
-            j += 1
-        elif c == "#" and (j == 0 or src[j - 1] in " \t\n;&|("):
-            nl = src.find("\n", j)
-            j = n if nl < 0 else nl
-        else:
-            k = skip_quoted(src, j)
-            j = j + 1 if k is None else k
-    raise ScanEOF(")", i)
+    return _match_pair(src, i, "(", ")", comments=True)
 
 
-def _match_pair(src: str, i: int, opener: str, closer: str) -> int:
-    """``src[i]`` is ``opener``; return the index of its matching ``closer``."""
+def _match_pair(src: str, i: int, opener: str, closer: str, *, comments: bool = False) -> int:
+    """``src[i]`` is ``opener``; return the index of its matching ``closer`` (quotes and
+    nested expansions skipped, and with ``comments`` also ``#`` comments at word start)."""
     n = len(src)
     depth = 0
     j = i
@@ -107,6 +89,9 @@ def _match_pair(src: str, i: int, opener: str, closer: str) -> int:
             if depth == 0:
                 return j
             j += 1
+        elif comments and c == "#" and (j == 0 or src[j - 1] in " \t\n;&|("):
+            nl = src.find("\n", j)
+            j = n if nl < 0 else nl
         else:
             k = skip_quoted(src, j)
             j = j + 1 if k is None else k

@@ -22,6 +22,7 @@ from vshell.text.regex.ast import (
     Repeat,
     Set,
     matches_empty,
+    ranges_without,
 )
 from vshell.text.regex.parse import ESIZE, RegexError
 
@@ -42,19 +43,6 @@ def normalize(ranges: list[Range]) -> list[Range]:
         if out and lo <= out[-1][1] + 1:
             if hi > out[-1][1]:
                 out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
-
-
-def remove(ranges: list[Range], cp: int) -> list[Range]:
-    out: list[Range] = []
-    for lo, hi in ranges:
-        if lo <= cp <= hi:
-            if lo < cp:
-                out.append((lo, cp - 1))
-            if cp < hi:
-                out.append((cp + 1, hi))
         else:
             out.append((lo, hi))
     return out
@@ -95,11 +83,11 @@ class Emitter:
         if self.utf8:
             ranges = remove_block(ranges, 0xD800, 0xDFFF)
         if self.eol is not None:
-            ranges = remove(ranges, self.eol)
+            ranges = ranges_without(ranges, self.eol)
         if self.swap:
             has0 = any(lo <= 0 <= hi for lo, hi in ranges)
             has10 = any(lo <= 10 <= hi for lo, hi in ranges)
-            ranges = remove(remove(ranges, 0), 10)
+            ranges = ranges_without(ranges_without(ranges, 0), 10)
             ranges += [(10, 10)] if has0 else []
             ranges += [(0, 0)] if has10 else []
         if node.negate and self.eol is not None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
-from vshell.text.regex.ast import Assert, Cat, Lit, Node, Range, Repeat, Set
+from vshell.text.regex.ast import Assert, Cat, Lit, Node, Range, Repeat, Set, ranges_without
 
 MAX_SUBJECT = 64 * 1024
 AtomT = TypeVar("AtomT", str, bytes)
@@ -38,7 +38,7 @@ def _set(node: Set, utf8: bool, eol: str | None) -> str:
             return "(?s:.)"
         return f"[^{body}{extra}]"
     if eol is not None:
-        return _set(Set([r for r in _without(node.ranges, ord(eol))]), utf8, None)
+        return _set(Set([r for r in ranges_without(node.ranges, ord(eol))]), utf8, None)
     return f"[{body}]" if body else "[^\\x00-\\U0010ffff]"
 
 
@@ -56,19 +56,6 @@ def _clip(ranges: list[Range], utf8: bool) -> list[Range]:
                 out.append((0xE000, hi))
             continue
         out.append((lo, hi))
-    return out
-
-
-def _without(ranges: list[Range], cp: int) -> list[Range]:
-    out = []
-    for lo, hi in ranges:
-        if lo <= cp <= hi:
-            if lo < cp:
-                out.append((lo, cp - 1))
-            if cp < hi:
-                out.append((cp + 1, hi))
-        else:
-            out.append((lo, hi))
     return out
 
 
@@ -178,7 +165,7 @@ def _byte_atom(node: Node, utf8: bool) -> bytes | None:
         return re.escape(bytes([node.cp]))
     if not isinstance(node, Set) or (node.negate and utf8):
         return None
-    ranges = _without(node.ranges, 0x0A) if not node.negate else node.ranges
+    ranges = ranges_without(node.ranges, 0x0A) if not node.negate else node.ranges
     if not ranges or any(hi > top for _, hi in ranges):
         return None
     body = b"".join(
