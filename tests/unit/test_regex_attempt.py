@@ -27,11 +27,10 @@ def _lines_blob(utf8: bool) -> bytes:
     return b"".join(encode(line, utf8) + b"\n" for line in LINES)
 
 
-@pytest.mark.parametrize("pattern", PATTERNS)
-@pytest.mark.parametrize("utf8", [False, True])
+# a pattern with non-ASCII text is written in UTF-8, so it runs in the UTF-8 locale only
+@pytest.mark.parametrize(("pattern", "utf8"), [(p, u) for p in PATTERNS for u in (False, True)
+                                               if u or p.isascii()])
 def test_count_lines_agrees_with_search(pattern: str, utf8: bool) -> None:
-    if not utf8 and "é" in pattern:
-        pytest.skip("latin-1 pattern text is another test")
     data = _lines_blob(utf8)
     rx = compile(pattern, "bre", utf8=utf8, eol="\n")
     want = sum(1 for line in data.split(b"\n")[:-1] if rx.search(line) is not None)
