@@ -311,6 +311,10 @@ class Sandbox:
         self._state.memory = self.memory
         self._lock = threading.Lock()
         self._closed = False
+        # descriptors above 2 that `exec N>file` left open, handed to the next exec when
+        # keep_descriptors is set (a piped script: bash runs its lines in one process)
+        self.keep_descriptors = False
+        self._kept_fds: dict[int, Any] = {}
         self._active: CancelToken | None = None
         self.nesting = 0
         self.dash_c = False  # the CLI's -c: shows as "c" in $-
@@ -432,6 +436,12 @@ class Sandbox:
         self._closed = True
         if self._active is not None:
             self._active.cancel("closed")
+        kept, self._kept_fds = self._kept_fds, {}
+        for stream in kept.values():
+            try:
+                stream.close()
+            except Exception:  # noqa: BLE001, S110 - a failing close must not fail close()
+                pass
         if self._overlay_store is not None:
             try:
                 self._persist_overlay()
@@ -536,7 +546,9 @@ class Sandbox:
         )
         ctx.nesting = self.nesting
         ctx.job_slots = self._job_slots
-        sh = Shell(ctx, self._state, {0: inp, 1: out, 2: err})
+        kept = self._kept_fds if self.keep_descriptors else {}
+        self._kept_fds = {}
+        sh = Shell(ctx, self._state, {**kept, 0: inp, 1: out, 2: err})
         sh.become_main()
         sh.source_name = self._state.script_name
         sh.interactive_c = self.dash_c
@@ -560,7 +572,11 @@ class Sandbox:
                 worker.join(_GRACE)
                 break
         self._stop_jobs(ctx)
-        _close_extra_fds(sh, {0: inp, 1: out, 2: err})
+        standard: dict[int, Any] = {0: inp, 1: out, 2: err}
+        if self.keep_descriptors and not self._closed:
+            self._kept_fds = {fd: f for fd, f in sh.fds.items() if fd > 2 and f is not None}
+            standard.update({-1 - i: f for i, f in enumerate(self._kept_fds.values())})
+        _close_extra_fds(sh, standard)
         self._active = None
         self._state = sh.state  # exec may have replaced nothing, but keep the session's state
         self._exit_requested = getattr(sh, "exited", False)  # `exit` ran: the REPL stops

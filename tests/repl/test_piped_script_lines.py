@@ -32,6 +32,11 @@ CASES = {
         "taken by read\n{ echo g1 $LINENO\n  echo g2 $LINENO; }\necho end $LINENO\n"
     ),
     "unset_positional_under_set_u": "echo a\nset -u\necho \"$1\"\necho never\n",
+    # descriptors that `exec` opens on one line serve the next lines (one shell process)
+    "exec_descriptors_outlive_their_line": (
+        "f=/tmp/vshell-piped-fd.$$\nexec 3>$f\necho hi >&3\nexec 4<$f\n"
+        "read -u 4 x; echo \"got $x\"\nexec 3>&- 4<&-\necho more >&3\ncat $f; rm $f\n"
+    ),
 }
 
 

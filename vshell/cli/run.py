@@ -171,6 +171,7 @@ def run_stdin_script(sb: Sandbox) -> int:
     # the piped-script fields are set on the session here and read (getattr) by the shell
     state: Any = sb._state
     state.stdin_script = True  # the interpreter defers the EXIT trap, reports as -s
+    sb.keep_descriptors = True  # `exec 3>f` on one line serves the next, as in bash
     status, line_base, buf = 0, 0, ""
 
     def run(script: str) -> tuple[int, bool]:
