@@ -438,6 +438,8 @@ class Sandbox:
             self._active.cancel("closed")
         kept, self._kept_fds = self._kept_fds, {}
         for stream in kept.values():
+            if isinstance(stream, int):  # a run's own standard stream, already closed
+                continue
             try:
                 stream.close()
             except Exception:  # noqa: BLE001, S110 - a failing close must not fail close()
@@ -548,7 +550,10 @@ class Sandbox:
         ctx.job_slots = self._job_slots
         kept = self._kept_fds if self.keep_descriptors else {}
         self._kept_fds = {}
-        sh = Shell(ctx, self._state, {**kept, 0: inp, 1: out, 2: err})
+        fresh: dict[int, Any] = {0: inp, 1: out, 2: err}
+        # a kept standard descriptor names the run's own stream ("in", "out", "err") or a file
+        start = {fd: fresh[f] if isinstance(f, int) else f for fd, f in kept.items()}
+        sh = Shell(ctx, self._state, {**fresh, **start})
         sh.become_main()
         sh.source_name = self._state.script_name
         sh.interactive_c = self.dash_c
@@ -574,8 +579,9 @@ class Sandbox:
         self._stop_jobs(ctx)
         standard: dict[int, Any] = {0: inp, 1: out, 2: err}
         if self.keep_descriptors and not self._closed:
-            self._kept_fds = {fd: f for fd, f in sh.fds.items() if fd > 2 and f is not None}
-            standard.update({-1 - i: f for i, f in enumerate(self._kept_fds.values())})
+            self._kept_fds = _descriptors_to_keep(sh.fds, standard)
+            standard.update({-1 - i: f for i, f in enumerate(self._kept_fds.values())
+                             if not isinstance(f, int)})
         _close_extra_fds(sh, standard)
         self._active = None
         self._state = sh.state  # exec may have replaced nothing, but keep the session's state
@@ -716,6 +722,23 @@ class Sandbox:
             oc = Outcome.NOT_FOUND
         return Result(oc, status, out.getvalue(), err.getvalue(), out.truncated or err.truncated,
                       error=error)
+
+
+def _descriptors_to_keep(fds: Mapping[int, Any], standard: Mapping[int, Any]) -> dict[int, Any]:
+    """What ``exec`` left open for the next run: files as they are, and a descriptor that
+    points at one of this run's standard streams (``exec >&2``) as that stream's number, so
+    the next run gives it its own stream of that number."""
+    by_id = {id(f): n for n, f in standard.items()}
+    out: dict[int, Any] = {}
+    for fd, f in fds.items():
+        if f is None:
+            continue
+        n = by_id.get(id(f))
+        if n is None:
+            out[fd] = f
+        elif n != fd:
+            out[fd] = n
+    return out
 
 
 def _close_extra_fds(sh: Shell, standard: Mapping[int, Any]) -> None:

@@ -37,6 +37,10 @@ CASES = {
         "f=/tmp/vshell-piped-fd.$$\nexec 3>$f\necho hi >&3\nexec 4<$f\n"
         "read -u 4 x; echo \"got $x\"\nexec 3>&- 4<&-\necho more >&3\ncat $f; rm $f\n"
     ),
+    "exec_redirects_of_stdout_outlive_their_line": (
+        "f=/tmp/vshell-piped-out.$$\nexec 3>&1\nexec >$f\necho one\nexec >&3 3>&-\n"
+        "echo two\nexec 2>&1\nls /nonexistent-dir-x\ncat $f; rm $f\n"
+    ),
 }
 
 
