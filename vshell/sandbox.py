@@ -580,9 +580,7 @@ class Sandbox:
         standard: dict[int, Any] = {0: inp, 1: out, 2: err}
         if self.keep_descriptors and not self._closed:
             self._kept_fds = _descriptors_to_keep(sh.fds, standard)
-            standard.update({-1 - i: f for i, f in enumerate(self._kept_fds.values())
-                             if not isinstance(f, int)})
-        _close_extra_fds(sh, standard)
+        _close_extra_fds(sh, [*standard.values(), *self._kept_fds.values()])
         self._active = None
         self._state = sh.state  # exec may have replaced nothing, but keep the session's state
         self._exit_requested = getattr(sh, "exited", False)  # `exit` ran: the REPL stops
@@ -701,7 +699,7 @@ class Sandbox:
                 t.join(_GRACE)
                 break
         self._stop_jobs(child_ctx)  # background jobs end with the child, as at top level
-        _close_extra_fds(sh, {0: sh.fds.get(0), 1: out, 2: err})
+        _close_extra_fds(sh, [sh.fds.get(0), out, err])
         reason = token.reason
         if reason is not None:  # as at top level: being stopped is the outcome
             oc = Outcome.TIMED_OUT if reason == "timeout" else Outcome.CANCELED
@@ -741,10 +739,11 @@ def _descriptors_to_keep(fds: Mapping[int, Any], standard: Mapping[int, Any]) ->
     return out
 
 
-def _close_extra_fds(sh: Shell, standard: Mapping[int, Any]) -> None:
-    """Close what ``exec N<file`` left open when a run ends: no later run can reach those
+def _close_extra_fds(sh: Shell, spared: Iterable[Any]) -> None:
+    """Close what ``exec N<file`` left open when a run ends, but ``spared`` (the run's own
+    streams, and what ``keep_descriptors`` hands to the next run): no later run can reach those
     descriptors, and an open file holds its memory (an unlinked one too) until closed."""
-    keep = {id(s) for s in standard.values()}
+    keep = {id(s) for s in spared}
     logged = [s for _, s, _ in sh.__dict__.get("exec_fd_log", ()) if s is not None]
     for stream in [*sh.fds.values(), *logged]:
         if id(stream) in keep:
