@@ -27,6 +27,7 @@ from vshell.commands._lib.child import run_child
 from vshell.commands._lib.futil import enc, group_name, owner_name, quote
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.modes import apply as apply_mode
+from vshell.commands._lib.statfields import blocks, by_letter
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.records import field, record
 from vshell.text import glob, regex
@@ -681,6 +682,11 @@ _ESC = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "
         "0": "\0", "\\": "\\"}
 
 
+# -printf's letters for plain stat fields (the others need the walk: path, depth, times)
+_FIELD_OF = by_letter(s="size", b="blocks", n="nlink", i="ino", u="user", g="group", U="uid",
+                      G="gid", M="mode_string")
+
+
 class _Printf:
     """-printf FORMAT, compiled once into pieces."""
 
@@ -748,6 +754,9 @@ class _Printf:
 
     def value(self, c: Ctx, conv: str) -> int | str:
         s = c.st
+        field = _FIELD_OF.get(conv)
+        if field is not None:
+            return field(s)
         if conv == "%":
             return "%"
         if conv == "p":
@@ -768,12 +777,8 @@ class _Printf:
             return c.start
         if conv == "d":
             return c.depth
-        if conv == "s":
-            return s.st_size
         if conv == "m":
             return f"{st.S_IMODE(s.st_mode):o}"
-        if conv == "M":
-            return st.filemode(s.st_mode)
         if conv == "y":
             return _type_char(c.lst.st_mode if not c.follow else s.st_mode)
         if conv == "Y":
@@ -788,23 +793,8 @@ class _Printf:
                 except OSError:
                     return ""
             return ""
-        if conv == "n":
-            return s.st_nlink
-        if conv == "i":
-            return s.st_ino
-        if conv == "u":
-            return owner_name(s.st_uid)
-        if conv == "g":
-            return group_name(s.st_gid)
-        if conv == "U":
-            return s.st_uid
-        if conv == "G":
-            return s.st_gid
-        if conv in "kb":
-            blocks = getattr(s, "st_blocks", None)
-            if blocks is None:
-                blocks = -(-s.st_size // 512)
-            return -(-int(blocks) // 2) if conv == "k" else int(blocks)
+        if conv == "k":
+            return -(-blocks(s) // 2)
         if conv in "tac":
             which = {"t": "mtime", "a": "atime", "c": "ctime"}[conv]
             return self._ctime(s, which)

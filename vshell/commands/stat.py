@@ -13,13 +13,12 @@ from typing import Any
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import (
     enc,
-    group_name,
-    owner_name,
     quoteaf,
     strerror,
 )
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
+from vshell.commands._lib.statfields import by_letter
 from vshell.commands._lib.timefmt import WIDTH_MAX, localtime, strftime, zone
 from vshell.text.numarg import INT_MAX
 
@@ -82,6 +81,11 @@ class _Radix:
         self.value, self.kind = value, kind
 
 
+# -c's letters for plain stat fields (find -printf's are others: its %n is our %h)
+_FIELD_OF = by_letter(s="size", b="blocks", A="mode_string", u="uid", g="gid", U="user",
+                      G="group", h="nlink", i="ino")
+
+
 class _Stat:
     def __init__(self, inv: Invocation, name: str, s: Any, default: bool) -> None:
         self.inv, self.name, self.s, self.default = inv, name, s, default
@@ -95,6 +99,9 @@ class _Stat:
 
     def value(self, conv: str, hl: str) -> int | str | _Radix:
         s = self.s
+        field = _FIELD_OF.get(conv)
+        if field is not None:
+            return field(s)
         if conv == "n":
             return self.name
         if conv == "N":
@@ -106,35 +113,16 @@ class _Stat:
                 except OSError:
                     pass
             return text
-        if conv == "s":
-            return s.st_size
-        if conv == "b":
-            b = getattr(s, "st_blocks", None)
-            return int(b) if b is not None else -(-s.st_size // 512)
         if conv == "B":
             return 512
         if conv == "o":
             return int(getattr(s, "st_blksize", 4096) or 4096)
         if conv == "a":
             return _Radix(st.S_IMODE(s.st_mode), "o")
-        if conv == "A":
-            return st.filemode(s.st_mode)
         if conv == "f":
             return _Radix(s.st_mode, "x")
         if conv == "F":
             return file_type(s)
-        if conv == "u":
-            return s.st_uid
-        if conv == "g":
-            return s.st_gid
-        if conv == "U":
-            return owner_name(s.st_uid)
-        if conv == "G":
-            return group_name(s.st_gid)
-        if conv == "h":
-            return s.st_nlink
-        if conv == "i":
-            return s.st_ino
         if conv == "d":
             dev = int(getattr(s, "st_dev", 0) or 0)
             if hl == "H":

@@ -1,7 +1,7 @@
 """C-style backslash escapes, decoded the way bash decodes them in each of its four places.
 
 One scanner with four modes, because bash itself differs by place (checked against bash
-5.2 in ``tests/unit/test_escapes.py``):
+5.2 in ``tests/unit/test_escapes.py``), and a fifth for awk's string literals:
 
 ========  ========  ==============  ============  ==========  ===============
 mode      ``\\NNN``   ``\\0NNN``        ``\\' \\" \\?``  ``\\cX``      bad ``\\x``/``\\u``
@@ -10,13 +10,17 @@ ANSI_C    octal     ``\\0NN`` + rest  the char      control X   kept, silent
 ECHO      kept      octal           kept          stop        kept, silent
 PRINTF    octal     ``\\0NN`` + rest  the char      kept        kept, complaint
 PRINTF_B  octal     octal           kept          stop        kept, complaint
+AWK       octal     ``\\0NN`` + rest  ``\\"`` only    plain c     plain x
 ========  ========  ==============  ============  ==========  ===============
 
 (``ANSI_C`` is ``$'…'`` and ``${v@E}``; ``ECHO`` is ``echo -e``; ``PRINTF`` the format
 string; ``PRINTF_B`` the ``%b`` argument.)  Bytes that are not ASCII are returned as
 surrogate-escaped characters; a byte sequence spelling valid UTF-8 (``\\xce\\xbc``) becomes
-that character.  ``\\u``/``\\U`` past Unicode give the bytes bash gives (the original
-6-byte UTF-8 scheme up to ``0x7FFFFFFF``, nothing above).
+that character.  ``AWK`` is gawk's string literal: ``\\/`` is a slash, ``\\e`` and ``\\u``
+are not escapes, a backslash-newline vanishes, an unknown escape is its plain character
+with a warning in ``errors``, and values are code points, not bytes.  ``\\u``/``\\U`` past
+Unicode give the bytes bash gives (the original 6-byte UTF-8 scheme up to ``0x7FFFFFFF``,
+nothing above).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import re
 from vshell.records import record
 
 __all__ = [
-    "ANSI_C", "ECHO", "PRINTF", "PRINTF_B", "Decoded", "decode", "normalize_bytes",
+    "ANSI_C", "AWK", "ECHO", "PRINTF", "PRINTF_B", "Decoded", "decode", "normalize_bytes",
     "sed_numeric_escapes",
 ]
 
@@ -34,9 +38,12 @@ ANSI_C = "ansi-c"
 ECHO = "echo"
 PRINTF = "printf"
 PRINTF_B = "printf-b"
+AWK = "awk"
 
 _SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
            "t": "\t", "v": "\v", "\\": "\\"}
+_AWK_SIMPLE = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+               "\\": "\\", '"': '"', "/": "/"}
 _QUOTES = {"'": "'", '"': '"', "?": "?"}
 _OCT = "01234567"
 _HEX = "0123456789abcdefABCDEF"
@@ -86,8 +93,17 @@ def _digits(s: str, i: int, allowed: str, limit: int) -> int:
     return k
 
 
+def _plain(e: str, errors: list[str]) -> str:
+    """awk: an escape it does not know stands for its character, with gawk's warning."""
+    errors.append(f"escape sequence `\\{e}' treated as plain `{e}'")
+    return e
+
+
 def decode(s: str, mode: str) -> Decoded:
     """Decode the escapes of ``s`` as bash does in ``mode`` (see the module's table)."""
+    awk = mode == AWK
+    simple = _AWK_SIMPLE if awk else _SIMPLE
+    char = chr if awk else _byte
     out: list[str] = []
     errors: list[str] = []
     i, n = 0, len(s)
@@ -99,9 +115,9 @@ def decode(s: str, mode: str) -> Decoded:
             continue
         e = s[i + 1]
         i += 2
-        if e in _SIMPLE:
-            out.append(_SIMPLE[e])
-        elif e in _QUOTES:
+        if e in simple:
+            out.append(simple[e])
+        elif e in _QUOTES and not awk:
             out.append(_QUOTES[e] if mode in (ANSI_C, PRINTF) else "\\" + e)
         elif e in _OCT:
             if mode == ECHO and e != "0":
@@ -112,17 +128,22 @@ def decode(s: str, mode: str) -> Decoded:
                 out.append(_byte(int(s[i:k] or "0", 8) & 0xFF))
             else:
                 k = _digits(s, i - 1, _OCT, 3)
-                out.append(_byte(int(s[i - 1:k], 8) & 0xFF))
+                out.append(char(int(s[i - 1:k], 8) & 0xFF))
             i = k
         elif e == "x":
             k = _digits(s, i, _HEX, 2)
-            if k == i:
+            if k != i:
+                out.append(char(int(s[i:k], 16)))
+                i = k
+            elif awk:
+                out.append(_plain(e, errors))
+            else:
                 out.append("\\x")
                 if mode in (PRINTF, PRINTF_B):
                     errors.append("missing hex digit for \\x")
-            else:
-                out.append(_byte(int(s[i:k], 16)))
-                i = k
+        elif awk:
+            if e != "\n":  # a backslash-newline vanishes
+                out.append(_plain(e, errors))
         elif e in "uU":
             k = _digits(s, i, _HEX, 4 if e == "u" else 8)
             if k == i:
@@ -144,7 +165,8 @@ def decode(s: str, mode: str) -> Decoded:
                 out.append("\\c")
         else:
             out.append("\\" + e)
-    return Decoded(normalize_bytes("".join(out)), False, tuple(errors))
+    text = "".join(out)
+    return Decoded(text if awk else normalize_bytes(text), False, tuple(errors))
 
 
 _SED_ESCAPE = re.compile(

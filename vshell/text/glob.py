@@ -635,13 +635,17 @@ class Glob:
         m = self.mode
         return m.pathname and not m.dotglob and s[i] == "." and (i == 0 or s[i - 1] == "/")
 
-    def _forward(self, s: str, pos: int, end: int, start: int | None = None) -> list[int]:
-        """Ends ``k`` (ascending) such that ``s[pos:k]`` matches."""
+    def _run(self, s: str, pos: int, end: int, ends: list[int] | None = None) -> int:
+        """The state the DFA reaches over ``s[pos:end]`` (the dead state: stopped early).
+
+        With ``ends``, every ``k`` (ascending) such that ``s[pos:k]`` matches is appended.
+        """
         t = self._state()
-        cur = self._start if start is None else start
+        cur = self._start
         nullable, rows, dead = t.nullable, t.rows, t.empty
         pathname = self.mode.pathname and not self.mode.dotglob
-        out = [pos] if nullable[cur] else []
+        if ends is not None and nullable[cur]:
+            ends.append(pos)
         for i in range(pos, end):
             c = s[i]
             strict = pathname and c == "." and (i == pos or s[i - 1] == "/")
@@ -649,27 +653,23 @@ class Glob:
             cur = t.deriv(cur, c, strict) if nxt is None else nxt
             if cur == dead:
                 break
-            if nullable[cur]:
-                out.append(i + 1)
-        return out
+            if ends is not None and nullable[cur]:
+                ends.append(i + 1)
+        return cur
+
+    def _forward(self, s: str, pos: int, end: int) -> list[int]:
+        """Ends ``k`` (ascending) such that ``s[pos:k]`` matches."""
+        ends: list[int] = []
+        self._run(s, pos, end, ends)
+        return ends
 
     def fullmatch(self, string: str, pos: int = 0, endpos: int | None = None) -> _Match | None:
         end = len(string) if endpos is None else min(endpos, len(string))
         if self.literal is not None:
             ok = end - pos == len(self.literal) and string.startswith(self.literal, pos)
             return _Match(string, pos, end) if ok else None
-        t = self._state()
-        cur = self._start
-        rows, dead = t.rows, t.empty
-        pathname = self.mode.pathname and not self.mode.dotglob
-        for i in range(pos, end):
-            c = string[i]
-            strict = pathname and c == "." and (i == pos or string[i - 1] == "/")
-            nxt = rows[cur].get(c + "\0" if strict else c)
-            cur = t.deriv(cur, c, strict) if nxt is None else nxt
-            if cur == dead:
-                return None
-        return _Match(string, pos, end) if t.nullable[cur] else None
+        cur = self._run(string, pos, end)
+        return _Match(string, pos, end) if self._t.nullable[cur] else None
 
     def match(self, string: str, pos: int = 0, endpos: int | None = None) -> _Match | None:
         """The longest prefix of ``string[pos:endpos]`` that matches."""

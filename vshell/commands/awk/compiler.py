@@ -297,6 +297,19 @@ class Compiler:
         return to_number
 
     def str_(self, node: Node) -> Fn:
+        """String conversion: numbers through CONVFMT (integers as integers)."""
+        return self.as_string(node, "CONVFMT")
+
+    def print_str(self, node: Node) -> Fn:
+        """Output conversion: numbers through OFMT (integers as integers)."""
+        return self.as_string(node, "OFMT")
+
+    def as_string(self, node: Node, fmt_var: str) -> Fn:
+        """``node`` as a string, a non-integral number formatted by the variable ``fmt_var``.
+
+        The variable is read at each conversion (a script may assign it); integers never
+        read it.
+        """
         kind = node[0]
         if kind == "str":
             s = node[1]
@@ -311,7 +324,9 @@ class Compiler:
         def to_string(F: list) -> str:
             v = ev(F)
             if type(v) is float:
-                return str(int(v)) if v.is_integer() else num2str_fmt(v, st.CONVFMT)
+                if v.is_integer():
+                    return str(int(v))
+                return num2str_fmt(v, getattr(st, fmt_var))
             return v
 
         return to_string
@@ -946,24 +961,6 @@ class Compiler:
             out_fn(F).write(text)
 
         return printn
-
-    def print_str(self, node: Node) -> Fn:
-        """Output conversion: numbers through OFMT (integers as integers)."""
-        kind = node[0]
-        if kind in ("str", "concat"):
-            return self.str_(node)
-        if kind == "field":
-            return self.field_str(node)
-        st = self.st
-        ev = self.val(node)
-
-        def out_str(F: list) -> str:
-            v = ev(F)
-            if type(v) is float:
-                return str(int(v)) if v.is_integer() else num2str_fmt(v, st.OFMT)
-            return v
-
-        return out_str
 
     def output_of(self, redir: tuple | None) -> Fn:
         st = self.st

@@ -180,14 +180,7 @@ class Runner:
                 rec = main.next_record()
                 if rec is None:
                     return
-                st.record = rec
-                st.fields = None
-                st.rec_dirty = False
-                try:
-                    rules(frame)
-                except Next:
-                    pass
-                except NextFile:
+                if self.run_record(rec, rules, frame):
                     main.skip_file()
                 continue
             if rd.bi >= len(rd.batch):
@@ -207,14 +200,7 @@ class Runner:
                 rd.bi += 1
                 st.nr += 1
                 st.fnr += 1
-                st.record = rec
-                st.fields = None
-                st.rec_dirty = False
-                try:
-                    rules(frame)
-                except Next:
-                    pass
-                except NextFile:
+                if self.run_record(rec, rules, frame):
                     rd.batch = []
                     rd.bi = 0
                     main.skip_file()
@@ -223,6 +209,20 @@ class Runner:
                     if rd.batch is batch:
                         rd.unbatch()
                     break
+
+    def run_record(self, rec: str, rules: Any, frame: list) -> bool:
+        """Make ``rec`` the record and run the rules on it; True when one ran ``nextfile``."""
+        st = self.st
+        st.record = rec
+        st.fields = None
+        st.rec_dirty = False
+        try:
+            rules(frame)
+        except Next:
+            pass
+        except NextFile:
+            return True
+        return False
 
     def fast_batch(self, rd: Reader, batch: list[str], rules: Any, frame: list) -> None:
         """The record loop when no rule can read input, change RS/NR/FNR or skip a file."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from vshell.records import record
+from vshell.text import escapes
 
 KEYWORDS = {
     "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for",
@@ -33,12 +34,7 @@ OPS = [
 _OPERAND_END = {"NAME", "NUMBER", "STRING", "ERE", "BUILTIN", ")", "]", "$", "++", "--"}
 
 _NUM_RE = re.compile(r"0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_HEX = set("0123456789abcdefABCDEF")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a": "\a", "b": "\b",
-    "f": "\f", "v": "\v",
-}
 
 
 class AwkSyntaxError(Exception):
@@ -59,41 +55,13 @@ class Token:
 
 
 def unescape(body: str, warn: list[str] | None = None) -> str:
-    """Process the escapes of a string literal's body."""
+    """Process the escapes of a string literal's body (gawk's, see ``escapes.AWK``)."""
     if "\\" not in body:
         return body
-    out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        c = body[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        d = body[i + 1]
-        if d in _ESCAPES:
-            out.append(_ESCAPES[d])
-            i += 2
-        elif d in "01234567":
-            j = i + 1
-            while j < n and j < i + 4 and body[j] in "01234567":
-                j += 1
-            out.append(chr(int(body[i + 1 : j], 8) & 0xFF))
-            i = j
-        elif d == "x" and i + 2 < n and body[i + 2] in _HEX:
-            j = i + 2
-            while j < n and j < i + 4 and body[j] in _HEX:
-                j += 1
-            out.append(chr(int(body[i + 2 : j], 16)))
-            i = j
-        elif d == "\n":
-            i += 2
-        else:
-            if warn is not None:
-                warn.append(f"escape sequence `\\{d}' treated as plain `{d}'")
-            out.append(d)
-            i += 2
-    return "".join(out)
+    decoded = escapes.decode(body, escapes.AWK)
+    if warn is not None:
+        warn.extend(decoded.errors)
+    return decoded.text
 
 
 def tokenize(src: str) -> list[Token]:
