@@ -27,8 +27,6 @@ def parent(name: str) -> str:
 def run(inv: Invocation) -> int:
     opts = parse(inv, "z", ["zero"], help_text=HELP)
     end = b"\0" if opts.has("-z", "--zero") else b"\n"
-    if not opts.operands:
-        inv.stderr.write(b"dirname: missing operand\nTry 'dirname --help' for more information.\n")
-        return 1
+    opts.required(inv)
     inv.stdout.write(b"".join(enc(parent(n)) + end for n in opts.operands))
     return 0

@@ -128,19 +128,14 @@ def _parse(inv: Invocation) -> tuple[dict[str, str | bool], list[str]]:
         if not a.startswith("-") or a == "-":
             files.append(a)
             continue
-        j = 1
-        while j < len(a):
-            ch = a[j]
+        for ch, rest in walk.letters(a):
             if ch in valued:
-                value = a[j + 1 :]
-                if not value:
-                    value = walk.need(usage, f"option requires an argument -- '{ch}'")
-                opts[valued[ch]] = value
+                message = f"option requires an argument -- '{ch}'"
+                opts[valued[ch]] = walk.value(rest, usage, message)
                 break
             if ch not in "lcs?V":
                 raise _usage(inv, f"invalid option -- '{ch}'")
             opts[ch] = True
-            j += 1
     return opts, files
 
 

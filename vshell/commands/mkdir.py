@@ -24,9 +24,7 @@ def run(inv: Invocation) -> int:
             mode = _modes.apply(mode_spec, 0o777, True)
         except ValueError:
             raise Exit(1, f"invalid mode {quote(mode_spec)}") from None
-    if not opts.operands:
-        inv.stderr.write(b"mkdir: missing operand\nTry 'mkdir --help' for more information.\n")
-        return 1
+    opts.required(inv)
     status = 0
     fs = inv.fs
     for op in opts.operands:

@@ -25,9 +25,7 @@ def run(inv: Invocation) -> int:
             mode = _modes.apply(mode_spec, 0o666, False, 0)
         except ValueError:
             raise Exit(1, "invalid mode") from None
-    if not opts.operands:
-        inv.stderr.write(b"mkfifo: missing operand\nTry 'mkfifo --help' for more information.\n")
-        return 1
+    opts.required(inv)
     status = 0
     for op in opts.operands:
         inv.cancel.check()

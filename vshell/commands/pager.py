@@ -72,11 +72,9 @@ def _less_operands(inv: Invocation) -> list[str]:
         if not a.startswith("-"):
             files.append(a)
             continue
-        j = 1
-        while j < len(a):
-            ch = a[j]
+        for ch, rest in walk.letters(a):
             if ch in _LESS_VALUED:
-                if j + 1 == len(a):
+                if not rest:
                     walk.take()
                 break
             if ch == "V":
@@ -85,7 +83,6 @@ def _less_operands(inv: Invocation) -> list[str]:
                 raise _answer(inv, LESS_HELP.encode())
             if ch not in _LESS_FLAGS and not ch.isdigit():
                 inv.stderr.write(enc(f'There is no -{ch} option ("less --help" for help)\n'))
-            j += 1
     return files
 
 
@@ -148,16 +145,15 @@ def _more_operands(inv: Invocation) -> list[str]:
         if not a.startswith("-") or a == "-":
             files.append(a)
             continue
-        body = a[1:]
-        if body.isdigit():
+        if a[1:].isdigit():
             continue
-        for j, ch in enumerate(body):
+        for ch, rest in walk.letters(a):
             if ch == "h":
                 raise _answer(inv, MORE_HELP.encode())
             if ch == "V":
                 raise _answer(inv, _MORE_VERSION)
             if ch == "n":
-                if j + 1 == len(body):
+                if not rest:
                     walk.need(partial(_more_usage, inv), "option requires an argument -- 'n'")
                 break
             if ch not in "dflcpesu":

@@ -36,10 +36,7 @@ def run(inv: Invocation) -> int:
             verbose = False
     end = b"\0" if opts.has("-z", "--zero") else b"\n"
     ops = opts.operands
-    if not ops:
-        inv.stderr.write(b"readlink: missing operand\n"
-                         b"Try 'readlink --help' for more information.\n")
-        return 1
+    opts.required(inv)
     if opts.has("-n", "--no-newline"):
         if len(ops) > 1:
             inv.error("ignoring --no-newline with multiple arguments")

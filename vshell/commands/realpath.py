@@ -35,10 +35,7 @@ def run(inv: Invocation) -> int:
 
     quiet = opts.has("-q", "--quiet")
     end = b"\0" if opts.has("-z", "--zero") else b"\n"
-    if not opts.operands:
-        inv.stderr.write(b"realpath: missing operand\n"
-                         b"Try 'realpath --help' for more information.\n")
-        return 1
+    opts.required(inv)
     rel_to = opts.last("--relative-to")
     rel_base = opts.last("--relative-base")
     try:

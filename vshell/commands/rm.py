@@ -110,11 +110,9 @@ def run(inv: Invocation) -> int:
             preserve_root = True
         elif key in ("-i", "-I", "--interactive"):
             force = False  # no terminal: nothing to ask, behave as without -f
-    if not opts.operands:
-        if force:
-            return 0
-        inv.stderr.write(b"rm: missing operand\nTry 'rm --help' for more information.\n")
-        return 1
+    if force and not opts.operands:
+        return 0
+    opts.required(inv)
     worker = _Rm(inv, force, recursive, dirs, verbose)
     status = 0
     for op in opts.operands:

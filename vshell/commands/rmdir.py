@@ -17,9 +17,7 @@ def run(inv: Invocation) -> int:
     parents = opts.has("-p", "--parents")
     verbose = opts.has("-v", "--verbose")
     ignore = opts.has("--ignore-fail-on-non-empty")
-    if not opts.operands:
-        inv.stderr.write(b"rmdir: missing operand\nTry 'rmdir --help' for more information.\n")
-        return 1
+    opts.required(inv)
     status = 0
     for op in opts.operands:
         inv.cancel.check()

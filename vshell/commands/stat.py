@@ -204,9 +204,7 @@ def run(inv: Invocation) -> int:
         elif key == "--printf":
             fmt, newline = _unescape(val or ""), False
     terse = opts.has("-t", "--terse")
-    if not opts.operands:
-        inv.stderr.write(b"stat: missing operand\nTry 'stat --help' for more information.\n")
-        return 1
+    opts.required(inv)
     status = 0
     for op in opts.operands:
         inv.cancel.check()

@@ -10,7 +10,14 @@ from __future__ import annotations
 import errno
 import os
 
-__all__ = ["CrossMount", "Rerouted", "escape_error", "fs_error", "rename_error"]
+__all__ = [
+    "LINK_ROOT", "RENAME_ROOT", "CrossMount", "Rerouted", "escape_error", "fs_error",
+    "refuse_root_ends", "rename_error",
+]
+
+# What the mount root as (source, destination) of a rename or a hard link fails with
+RENAME_ROOT = (errno.EBUSY, errno.EBUSY)
+LINK_ROOT = (errno.EPERM, errno.EEXIST)
 
 
 class CrossMount(PermissionError):
@@ -59,6 +66,14 @@ def rename_error(exc: OSError, filename: str, filename2: str | None = None) -> O
     if code is None:
         code = errno.EIO
     return fs_error(code, filename, filename2)
+
+
+def refuse_root_ends(src: tuple[str, ...], dst: tuple[str, ...], errnos: tuple[int, int]) -> None:
+    """Neither end of a rename or link may be the mount root (``()``): each end its errno."""
+    if not src:
+        raise fs_error(errnos[0])
+    if not dst:
+        raise fs_error(errnos[1])
 
 
 def escape_error() -> PermissionError:

@@ -31,7 +31,7 @@ from typing import BinaryIO, Self, cast
 
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
-from vshell.vfs.errors import CrossMount, fs_error
+from vshell.vfs.errors import LINK_ROOT, RENAME_ROOT, CrossMount, fs_error
 from vshell.vfs.links import climb, relative_link_parts
 from vshell.vfs.paths import join_parts
 
@@ -348,7 +348,7 @@ class HostBackend:
                 act(swalk, dwalk)
 
     def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
-        self._between(src, dst, ctx, (errno.EBUSY, errno.EBUSY), lambda s, d: os.rename(
+        self._between(src, dst, ctx, RENAME_ROOT, lambda s, d: os.rename(
             s.name, d.name, src_dir_fd=s.parent, dst_dir_fd=d.parent))
 
     def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None:
@@ -368,7 +368,7 @@ class HostBackend:
             os.symlink(stored, walk.name, dir_fd=walk.parent)
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
-        self._between(src, dst, ctx, (errno.EPERM, errno.EEXIST), lambda s, d: os.link(
+        self._between(src, dst, ctx, LINK_ROOT, lambda s, d: os.link(
             s.name, d.name, src_dir_fd=s.parent, dst_dir_fd=d.parent, follow_symlinks=False))
 
     def chmod(self, parts: Parts, mode: int, follow: bool, ctx: Ctx) -> None:

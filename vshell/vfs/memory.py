@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
-from vshell.vfs.errors import escape_error, fs_error
+from vshell.vfs.errors import LINK_ROOT, RENAME_ROOT, escape_error, fs_error, refuse_root_ends
 from vshell.vfs.host import MAX_SYMLINKS
 from vshell.vfs.links import append_missing_tail, climb
 from vshell.vfs.paths import join_parts, split_path
@@ -597,8 +597,7 @@ class MemoryBackend:
 
     def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
         with self._lock:
-            if not src or not dst:
-                raise fs_error(errno.EBUSY)
+            refuse_root_ends(src, dst, RENAME_ROOT)
             spath = self._final(src, False, ctx)
             dpath = self._final(dst, False, ctx)
             self._os.lstat(spath)
@@ -620,10 +619,7 @@ class MemoryBackend:
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
         with self._lock:
-            if not src:
-                raise fs_error(errno.EPERM)
-            if not dst:
-                raise fs_error(errno.EEXIST)
+            refuse_root_ends(src, dst, LINK_ROOT)
             spath = self._final(src, False, ctx)
             dpath = self._final(dst, False, ctx)
             if st.S_ISDIR(self._os.lstat(spath).st_mode):

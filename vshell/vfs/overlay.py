@@ -32,7 +32,15 @@ from typing import BinaryIO
 from vshell.records import record
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
-from vshell.vfs.errors import CrossMount, Rerouted, escape_error, fs_error
+from vshell.vfs.errors import (
+    LINK_ROOT,
+    RENAME_ROOT,
+    CrossMount,
+    Rerouted,
+    escape_error,
+    fs_error,
+    refuse_root_ends,
+)
 from vshell.vfs.host import DIR_WALK, MAX_SYMLINKS, HostBackend
 from vshell.vfs.links import append_missing_tail, climb, relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
@@ -451,8 +459,7 @@ class OverlayBackend:
 
     def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
         with self._lock:
-            if not src or not dst:
-                raise fs_error(errno.EBUSY)
+            refuse_root_ends(src, dst, RENAME_ROOT)
             rs, sfound = self._final(src, False, ctx)
             rd, dfound = self._final(dst, False, ctx)
             if sfound is None:
@@ -490,10 +497,7 @@ class OverlayBackend:
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
         with self._lock:
-            if not src:
-                raise fs_error(errno.EPERM)
-            if not dst:
-                raise fs_error(errno.EEXIST)
+            refuse_root_ends(src, dst, LINK_ROOT)
             rs, sfound = self._final(src, False, ctx)
             rd, dfound = self._final(dst, False, ctx)
             if sfound is None:

@@ -35,6 +35,17 @@ class ArgWalk:
         self.pos += 1
         return value
 
+    @staticmethod
+    def letters(arg: str) -> Iterator[tuple[str, str]]:
+        """Each letter of a ``-abc`` cluster with the text after it, which is the value of a
+        letter that takes one (the caller stops there)."""
+        for j in range(1, len(arg)):
+            yield arg[j], arg[j + 1 :]
+
+    def value(self, attached: str, usage: Callable[[str], Exception], message: str) -> str:
+        """A letter's required value: attached to it (``-fUTF-8``), else the next argument."""
+        return attached or self.need(usage, message)
+
     def need(self, usage: Callable[[str], Exception], message: str) -> str:
         """The next argument as a required value; raises ``usage(message)`` when none is left.
 

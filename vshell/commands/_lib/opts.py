@@ -38,6 +38,12 @@ class Options:
     def count(self, *keys: str) -> int:
         return sum(1 for k, _ in self.items if k in keys)
 
+    def required(self, inv: Invocation) -> list[str]:
+        """The operands, of which there must be one: GNU's ``missing operand`` otherwise."""
+        if not self.operands:
+            raise _fail(inv, "missing operand", 1)
+        return self.operands
+
 
 class UsageError(Exit):
     pass
