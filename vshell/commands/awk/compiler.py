@@ -400,15 +400,6 @@ class Compiler:
 
         return elem
 
-    def n_elem(self, node: Node) -> Fn:
-        ev = self.v_elem(node)
-
-        def elem_num(F: list) -> float:
-            v = ev(F)
-            return v if type(v) is float else str2num(v)
-
-        return elem_num
-
     # fields
     def v_field(self, node: Node) -> Fn:
         st = self.st

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import IO, Any
 
 from vshell.commands.awk.compiler import Break, Compiler, Continue, Return
@@ -304,19 +305,27 @@ class Runner:
         return status
 
 
+def _nodes(prog: Program, parts: tuple[object, ...]) -> Iterator[tuple]:
+    """Every node of ``parts`` and of the functions' bodies, a node before what it holds.
+
+    A node is a non-empty tuple (its kind first); lists hold statements or rules.
+    """
+    stack: list[object] = [*parts, *(fn.body for fn in prog.functions.values())]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, tuple) and node:
+            yield node
+            stack.extend(reversed(node[1:]))
+
+
 def _analyse(prog: Program) -> tuple[bool, bool]:
     """(no rule reads main input / assigns RS, NR, FNR / uses nextfile, fields assigned)."""
     simple = True
     fields = False
-
-    def visit(node: object) -> None:
-        nonlocal simple, fields
-        if isinstance(node, list):
-            for c in node:
-                visit(c)
-            return
-        if not isinstance(node, tuple) or not node:
-            return
+    rules = [list(r) for r in prog.rules]
+    for node in _nodes(prog, (prog.begin, prog.end, prog.beginfile, prog.endfile, rules)):
         kind = node[0]
         if kind == "getline" and node[1] == "simple":
             simple = False
@@ -338,41 +347,13 @@ def _analyse(prog: Program) -> tuple[bool, bool]:
                 fields = True
         elif kind == "forin" and node[1][0] == "var" and node[1][1] in ("RS", "NR", "FNR"):
             simple = False
-        for c in node[1:]:
-            visit(c)
-
-    for part in (prog.begin, prog.end, prog.beginfile, prog.endfile,
-                 [list(r) for r in prog.rules]):
-        visit(part)
-    for fn in prog.functions.values():
-        visit(fn.body)
     return simple, fields
 
 
 def _reads_nr(prog: Program) -> bool:
     """Do the rules or functions read NR or FNR (or call anything that might)?"""
-    found = False
-
-    def visit(node: object) -> None:
-        nonlocal found
-        if found:
-            return
-        if isinstance(node, list):
-            for c in node:
-                visit(c)
-            return
-        if not isinstance(node, tuple) or not node:
-            return
-        if node[0] == "var" and node[1] in ("NR", "FNR"):
-            found = True
-            return
-        for c in node[1:]:
-            visit(c)
-
-    visit([list(r) for r in prog.rules])
-    for fn in prog.functions.values():
-        visit(fn.body)
-    return found
+    rules = [list(r) for r in prog.rules]
+    return any(node[0] == "var" and node[1] in ("NR", "FNR") for node in _nodes(prog, (rules,)))
 
 
 def _pattern_rule(cond: Any, act: Any) -> Any:
