@@ -63,18 +63,26 @@ class Word:
     line_length: int = 0
 
 
+@record(frozen=True)
+class _Layout:
+    """What the options ask of every file: widths, spacing, the indentation rule, prefix."""
+
+    max_width: int
+    goal_width: int
+    uniform: bool  # -u
+    split_lines: bool  # -s
+    crown: bool  # -c
+    tagged: bool  # -t
+    prefix: bytes  # -p
+
+
 class _Fmt:
-    def __init__(self, inv: Invocation, data: bytes, width: int, goal: int, uniform: bool,
-                 split: bool, crown: bool, tagged: bool, prefix: bytes) -> None:
+    def __init__(self, inv: Invocation, data: bytes, layout: _Layout) -> None:
         self.inv = inv
         self.data = data
         self.pos = 0
-        self.max_width = width
-        self.goal_width = goal
-        self.uniform = uniform
-        self.split_lines = split
-        self.crown = crown
-        self.tagged = tagged
+        self.o = layout
+        prefix = layout.prefix
         stripped = prefix.lstrip(b" ")
         self.prefix_lead_space = len(prefix) - len(stripped)
         self.prefix_full_length = len(stripped)
@@ -132,11 +140,11 @@ class _Fmt:
                 and c not in (10, -1))
 
     def set_other_indent(self, same: bool) -> None:
-        if self.split_lines:
+        if self.o.split_lines:
             self.other_indent = self.first_indent
-        elif self.crown:
+        elif self.o.crown:
             self.other_indent = self.in_column if same else self.first_indent
-        elif self.tagged:
+        elif self.o.tagged:
             if same and self.in_column != self.first_indent:
                 self.other_indent = self.in_column
             elif self.other_indent == self.first_indent:
@@ -171,7 +179,7 @@ class _Fmt:
             c = self.get_space(c)
             w.space = self.in_column - start
             w.final = c == -1 or (w.period and (c == 10 or w.space > 1))
-            if c in (10, -1) or self.uniform:
+            if c in (10, -1) or self.o.uniform:
                 w.space = 2 if w.final else 1
             self.words.append(w)
             if len(self.words) >= MAXWORDS - 1:
@@ -214,14 +222,14 @@ class _Fmt:
         self.chars = 0
         c = self.get_line(c)
         self.set_other_indent(self.same_para(c))
-        if self.split_lines:
+        if self.o.split_lines:
             pass
-        elif self.crown:
+        elif self.o.crown:
             if self.same_para(c):
                 c = self.get_line(c)
                 while self.same_para(c) and self.in_column == self.other_indent:
                     c = self.get_line(c)
-        elif self.tagged:
+        elif self.o.tagged:
             if self.same_para(c) and self.in_column != self.first_indent:
                 c = self.get_line(c)
                 while self.same_para(c) and self.in_column == self.other_indent:
@@ -237,7 +245,8 @@ class _Fmt:
     def fmt_paragraph(self) -> None:
         words = self.words
         n = len(words)
-        limit = Word(b"", self.max_width)
+        max_width = self.o.max_width
+        limit = Word(b"", max_width)
         limit.best_cost = 0
         words.append(limit)  # sentinel at index n
         for start in range(n - 1, -1, -1):
@@ -257,7 +266,7 @@ class _Fmt:
                 if w == n:
                     break
                 length += words[w - 1].space + words[w].length
-                if length >= self.max_width:
+                if length >= max_width:
                     break
             words[start].best_cost = best + self._base_cost(start, n)
         words.pop()
@@ -265,7 +274,7 @@ class _Fmt:
     def _line_cost(self, nxt: int, length: int, n: int) -> int:
         if nxt == n:
             return 0
-        cost = _short_cost(self.goal_width - length)
+        cost = _short_cost(self.o.goal_width - length)
         if self.words[nxt].next_break != n:
             cost += _ragged_cost(length - self.words[nxt].line_length)
         return cost
@@ -381,7 +390,10 @@ def run(inv: Invocation) -> int:
         width = goal + 10
     if goal > width:
         raise Exit(1, f"invalid width: {tio.quote(str(goal))}: Numerical result out of range")
-    prefix = (opts.last("-p", "--prefix") or "").encode("utf-8", "surrogateescape")
+    layout = _Layout(width, goal, opts.has("-u", "--uniform-spacing"),
+                     opts.has("-s", "--split-only"), opts.has("-c", "--crown-margin"),
+                     opts.has("-t", "--tagged-paragraph"),
+                     (opts.last("-p", "--prefix") or "").encode("utf-8", "surrogateescape"))
     status = 0
     for name in opts.operands or ["-"]:
         data = tio.read_whole(
@@ -391,8 +403,5 @@ def run(inv: Invocation) -> int:
         if data is None:
             status = 1
             continue
-        fm = _Fmt(inv, data, width, goal, opts.has("-u", "--uniform-spacing"),
-                  opts.has("-s", "--split-only"), opts.has("-c", "--crown-margin"),
-                  opts.has("-t", "--tagged-paragraph"), prefix)
-        inv.stdout.write(fm.run())
+        inv.stdout.write(_Fmt(inv, data, layout).run())
     return status

@@ -16,6 +16,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
+from vshell.records import record
 from vshell.text.glob import compile_glob as compile_pattern
 from vshell.text.glob import has_magic, unescape
 
@@ -52,8 +53,8 @@ def glob_expand(
     matches.  ``check`` (the run's cancellation check) is called before each directory is
     read and at each entry, so a walk through looping links ends when the run does.
     """
-    g = _Globber(fs, cwd, dotglob, extglob, nocaseglob, globstar, check)
-    g.ignore = globignore or []
+    g = _Globber(fs, cwd, dotglob, extglob, nocaseglob, globstar, globignore or [],
+                 check or _no_check)
     body = pattern.rstrip("/")
     suffix = pattern[len(body):]
     if not body:
@@ -65,19 +66,19 @@ def glob_expand(
     return sorted(set(results))
 
 
+@record
 class _Globber:
-    def __init__(
-        self, fs: GlobFS, cwd: str, dotglob: bool, extglob: bool, nocase: bool, globstar: bool,
-        check: Callable[[], None] | None = None,
-    ) -> None:
-        self.check = check or _no_check
-        self.ignore: list[str] = []
-        self.fs = fs
-        self.cwd = cwd
-        self.dotglob = dotglob
-        self.extglob = extglob
-        self.nocase = nocase
-        self.globstar = globstar
+    """One expansion: the filesystem and directory, the shell options in force, GLOBIGNORE's
+    patterns and the run's cancellation check."""
+
+    fs: GlobFS
+    cwd: str
+    dotglob: bool
+    extglob: bool
+    nocase: bool
+    globstar: bool
+    ignore: list[str]
+    check: Callable[[], None]
 
     def ignored(self, path: str) -> bool:
         """Whether GLOBIGNORE drops ``path``.  Like bash, wildcards stop at "/" and take
