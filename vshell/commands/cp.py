@@ -10,12 +10,16 @@ from vshell.command import Invocation
 from vshell.commands._lib.copy import Copier, CopyOptions
 from vshell.commands._lib.futil import invalid_arg
 from vshell.commands._lib.helptext import help_text
-from vshell.commands._lib.opts import parse
+from vshell.commands._lib.opts import parse, switches
 from vshell.commands._lib.targets import pairs
 
 HELP = help_text("cp")
 
 _ATTRS = ["mode", "ownership", "timestamps", "links", "context", "xattr", "all"]
+
+# the options that only turn a setting on
+_SWITCHES = switches(no_clobber="-n --no-clobber", recursive="-R -r --recursive",
+                     update="-u --update", verbose="-v --verbose")
 
 
 def run(inv: Invocation) -> int:
@@ -40,8 +44,8 @@ def run(inv: Invocation) -> int:
             o.deref = "command-line"
         elif key in ("-L", "--dereference"):
             o.deref = "always"
-        elif key in ("-n", "--no-clobber"):
-            o.no_clobber = True
+        elif key in _SWITCHES:
+            setattr(o, _SWITCHES[key], True)
         elif key in ("-P", "--no-dereference"):
             o.deref = "never"
         elif key == "-p":
@@ -55,16 +59,10 @@ def run(inv: Invocation) -> int:
                     o.preserve_mode = on
                 if attr in ("timestamps", "all"):
                     o.preserve_times = on
-        elif key in ("-R", "-r", "--recursive"):
-            o.recursive = True
         elif key in ("-t", "--target-directory"):
             target_dir = val
         elif key in ("-T", "--no-target-directory"):
             no_target = True
-        elif key in ("-u", "--update"):
-            o.update = True
-        elif key in ("-v", "--verbose"):
-            o.verbose = True
     copier = Copier(inv, o)
     for src, dst in pairs(inv, opts.operands, target_dir, no_target):
         if src.endswith("/") and not inv.fs.isdir(inv.abs(src)) and inv.fs.exists(inv.abs(src)):

@@ -17,7 +17,7 @@ from typing import Any
 from vshell.command import Exit, HTTPClient, Invocation
 from vshell.commands import curl_file
 from vshell.commands._lib.helptext import help_text
-from vshell.commands._lib.opts import UsageError, parse
+from vshell.commands._lib.opts import UsageError, parse, switches
 from vshell.net import http
 from vshell.net.errors import (
     AccessDenied,
@@ -187,6 +187,13 @@ def _form_item(inv: Invocation, spec: str, literal: bool) -> tuple[str, Any]:
     return name, (None, value.encode())
 
 
+# the options that only turn a setting on
+_SWITCHES = switches(silent="-s --silent", show_error="-S --show-error", fail="-f --fail",
+                     fail_with_body="--fail-with-body", location="-L --location", get="-G --get",
+                     include="-i --include", head="-I --head", compressed="--compressed",
+                     verbose="-v --verbose", create_dirs="--create-dirs")
+
+
 def _parse(inv: Invocation) -> Config:
     shim = Invocation(inv.name, inv.args, inv.dir, inv.stdin, io.BytesIO(), io.BytesIO(),
                       {}, inv.fs, inv.cancel)
@@ -201,16 +208,8 @@ def _parse(inv: Invocation) -> Config:
     cfg = Config()
     for key, val in opts.items:
         v = val or ""
-        if key in ("-s", "--silent"):
-            cfg.silent = True
-        elif key in ("-S", "--show-error"):
-            cfg.show_error = True
-        elif key in ("-f", "--fail"):
-            cfg.fail = True
-        elif key == "--fail-with-body":
-            cfg.fail_with_body = True
-        elif key in ("-L", "--location"):
-            cfg.location = True
+        if key in _SWITCHES:
+            setattr(cfg, _SWITCHES[key], True)
         elif key == "--location-trusted":
             cfg.location = cfg.location_trusted = True
         elif key == "--max-redirs":
@@ -248,12 +247,6 @@ def _parse(inv: Invocation) -> Config:
             cfg.headers.append(("Accept", "application/json"))
         elif key in ("-F", "--form", "--form-string"):
             cfg.form.append(_form_item(inv, v, key == "--form-string"))
-        elif key in ("-G", "--get"):
-            cfg.get = True
-        elif key in ("-i", "--include"):
-            cfg.include = True
-        elif key in ("-I", "--head"):
-            cfg.head = True
         elif key in ("-u", "--user"):
             cfg.user = v
         elif key in ("-A", "--user-agent"):
@@ -272,14 +265,10 @@ def _parse(inv: Invocation) -> Config:
             cfg.retry = int(_number(inv, key, v))
         elif key == "--retry-delay":
             cfg.retry_delay = _number(inv, key, v)
-        elif key == "--compressed":
-            cfg.compressed = True
         elif key == "--url":
             cfg.urls.append(v)
         elif key == "--cacert":
             cfg.cacert = v
-        elif key in ("-v", "--verbose"):
-            cfg.verbose = True
         elif key in ("-k", "--insecure"):
             raise _usage(
                 inv,
@@ -292,8 +281,6 @@ def _parse(inv: Invocation) -> Config:
             cfg.dump_header = v
         elif key in ("-r", "--range"):
             cfg.headers.append(("Range", f"bytes={v}"))
-        elif key == "--create-dirs":
-            cfg.create_dirs = True
         elif key in ("-V", "--version"):
             inv.stdout.write(f"{USER_AGENT} (vshell)\nProtocols: http https\n".encode())
             raise Exit(0)

@@ -27,7 +27,7 @@ from vshell.commands._lib.futil import (
 )
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.modes import classify_suffix
-from vshell.commands._lib.opts import parse
+from vshell.commands._lib.opts import parse, switches
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.commands._lib.width import char_width
 from vshell.records import record
@@ -68,6 +68,12 @@ class Entry:
     st: Any  # lstat (or stat with -L); None if unknown
     target: str | None = None  # symlink target text
     tstat: Any = None  # stat of the symlink's target (None if dangling)
+
+
+# the options that only turn a setting on
+_SWITCHES = switches(directory="-d --directory", slash="-p", human="-h --human-readable",
+                     deref="-L --dereference", long="-l", reverse="-r --reverse",
+                     recursive="-R --recursive", dirs_first="--group-directories-first")
 
 
 class Ls:
@@ -111,15 +117,13 @@ class Ls:
                 self.time = "ctime"
             elif key == "-u":
                 self.time = "atime"
-            elif key in ("-d", "--directory"):
-                self.directory = True
+            elif key in _SWITCHES:
+                setattr(self, _SWITCHES[key], True)
             elif key in ("-F", "--classify"):
                 if val not in (None, "always", "yes", "force", "auto", "tty", "if-tty",
                                "never", "no", "none"):
                     self._bad_arg(val or "", "--classify")
                 self.classify = val not in ("never", "no", "none", "auto", "tty", "if-tty")
-            elif key == "-p":
-                self.slash = True
             elif key == "--full-time":
                 self.long, self.style = True, "full-iso"
             elif key == "-g":
@@ -128,24 +132,12 @@ class Ls:
                 self.long, self.show_group = True, False
             elif key in ("-G", "--no-group"):
                 self.show_group = False
-            elif key in ("-h", "--human-readable"):
-                self.human = True
-            elif key in ("-L", "--dereference"):
-                self.deref = True
-            elif key == "-l":
-                self.long = True
             elif key in ("-n", "--numeric-uid-gid"):
                 self.long, self.numeric = True, True
-            elif key in ("-r", "--reverse"):
-                self.reverse = True
-            elif key in ("-R", "--recursive"):
-                self.recursive = True
             elif key == "-S":
                 self.sort = "size"
             elif key == "-t":
                 self.sort = "time"
-            elif key == "--group-directories-first":
-                self.dirs_first = True
             elif key == "--time-style":
                 v = val or ""
                 v = v.removeprefix("posix-")

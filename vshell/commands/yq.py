@@ -18,6 +18,7 @@ from typing import Any
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import enc, strerror
 from vshell.commands._lib.helptext import help_text
+from vshell.commands._lib.opts import switches
 from vshell.records import replace
 
 USAGE = help_text("yq-usage")
@@ -27,6 +28,12 @@ HELP = help_text("yq")
 # jq options and how many values each takes
 _JQ_VALUES = {"--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2, "--argfile": 2,
               "--indent": 1, "-f": 1, "--from-file": 1, "-L": 1}
+
+
+# the options that only turn a setting on
+_SWITCHES = switches(yaml_out="-y --yaml-output", in_place="-i --in-place",
+                     indentless="--indentless-lists --indentless",
+                     explicit_start="--explicit-start", explicit_end="--explicit-end")
 
 
 class _Args:
@@ -64,18 +71,10 @@ def _parse(inv: Invocation) -> _Args:
         if x == "--version":
             inv.stdout.write(b"yq 3.1.0 (vshell)\n")
             raise Exit(0)
-        if x in ("-y", "--yaml-output"):
-            a.yaml_out = True
+        if x in _SWITCHES:
+            setattr(a, _SWITCHES[x], True)
         elif x in ("-Y", "--yaml-roundtrip"):
             raise _usage(inv, "-Y/--yaml-roundtrip is not supported in the sandbox (use -y)")
-        elif x in ("-i", "--in-place"):
-            a.in_place = True
-        elif x in ("--indentless-lists", "--indentless"):
-            a.indentless = True
-        elif x == "--explicit-start":
-            a.explicit_start = True
-        elif x == "--explicit-end":
-            a.explicit_end = True
         elif x in ("-w", "--width") or x.startswith("--width="):
             value = x.split("=", 1)[1] if "=" in x else (args[i] if i < len(args) else "")
             i += 0 if "=" in x else 1

@@ -49,6 +49,15 @@ class UsageError(Exit):
     pass
 
 
+def switches(**fields: str) -> dict[str, str]:
+    """The options that turn one field on, by spelling: ``switches(quiet="-q --quiet")``.
+
+    A command's loop over ``Options.items`` then sets ``setattr(cfg, table[key], True)``
+    for any key in the table instead of a branch per option.
+    """
+    return {spelling: name for name, spellings in fields.items() for spelling in spellings.split()}
+
+
 def _fail(inv: Invocation, message: str, status: int) -> UsageError:
     inv.stderr.write(
         f"{inv.name}: {message}\nTry '{inv.name} --help' for more information.\n".encode()
