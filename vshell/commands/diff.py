@@ -16,6 +16,7 @@ from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
 from vshell.commands._lib.diffcore import Change
 from vshell.commands._lib.diffcore import diff as core_diff
+from vshell.commands._lib.opts import switches
 from vshell.records import record
 from vshell.text import glob, regex
 
@@ -27,23 +28,13 @@ _LONG = ["side-by-side", "width=", "suppress-common-lines",
          "speed-large-files", "horizon-lines=", "no-dereference", "color=?"]
 
 # the options that only turn a switch on, and the _Opts field each one sets
-_SWITCHES = {
-    "-q": "brief", "--brief": "brief",
-    "-s": "identical", "--report-identical-files": "identical",
-    "-i": "icase", "--ignore-case": "icase",
-    "-w": "all_space", "--ignore-all-space": "all_space",
-    "-b": "space_change", "--ignore-space-change": "space_change",
-    "-Z": "trailing", "--ignore-trailing-space": "trailing",
-    "-E": "tabexp", "--ignore-tab-expansion": "tabexp",
-    "-B": "blank", "--ignore-blank-lines": "blank",
-    "-a": "text", "--text": "text",
-    "-N": "new_file", "--new-file": "new_file",
-    "--unidirectional-new-file": "unidir",
-    "-r": "recursive", "--recursive": "recursive",
-    "-d": "minimal", "--minimal": "minimal",
-    "--strip-trailing-cr": "strip_cr",
-    "--suppress-common-lines": "suppress_common",
-}
+_SWITCHES = switches(brief="-q --brief", identical="-s --report-identical-files",
+                     icase="-i --ignore-case", all_space="-w --ignore-all-space",
+                     space_change="-b --ignore-space-change", trailing="-Z --ignore-trailing-space",
+                     tabexp="-E --ignore-tab-expansion", blank="-B --ignore-blank-lines",
+                     text="-a --text", new_file="-N --new-file", unidir="--unidirectional-new-file",
+                     recursive="-r --recursive", minimal="-d --minimal",
+                     strip_cr="--strip-trailing-cr", suppress_common="--suppress-common-lines")
 # the options that choose the output format (-U/-C and --unified=N/--context=N set context too)
 _FORMATS = {
     "-u": "unified", "--unified": "unified", "-U": "unified",

@@ -20,6 +20,7 @@ import re
 import stat as st
 import time
 from collections.abc import Callable
+from functools import partialmethod
 from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
@@ -27,7 +28,7 @@ from vshell.commands._lib.child import run_child
 from vshell.commands._lib.futil import enc, group_name, owner_name, quote
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.modes import apply as apply_mode
-from vshell.commands._lib.statfields import blocks, by_letter
+from vshell.commands._lib.statfields import blocks, by_letter, kind_letter
 from vshell.commands._lib.timefmt import localtime, strftime, zone
 from vshell.records import field, record
 from vshell.text import glob, regex
@@ -233,25 +234,15 @@ class Parser:
 
         return test
 
-    def p_name(self, tok: str) -> Node:
-        return self._name(tok, False)
-
-    def p_iname(self, tok: str) -> Node:
-        return self._name(tok, True)
+    p_name = partialmethod(_name, icase=False)
+    p_iname = partialmethod(_name, icase=True)
 
     def _path(self, tok: str, icase: bool) -> Node:
         rx = glob.compile_fnmatch(self.arg(tok), icase)
         return lambda c: rx.fullmatch(c.path) is not None
 
-    def p_path(self, tok: str) -> Node:
-        return self._path(tok, False)
-
-    p_wholename = p_path
-
-    def p_ipath(self, tok: str) -> Node:
-        return self._path(tok, True)
-
-    p_iwholename = p_ipath
+    p_path = p_wholename = partialmethod(_path, icase=False)
+    p_ipath = p_iwholename = partialmethod(_path, icase=True)
 
     def _regex(self, tok: str, icase: bool) -> Node:
         pat = self.arg(tok)
@@ -268,11 +259,8 @@ class Parser:
 
         return test
 
-    def p_regex(self, tok: str) -> Node:
-        return self._regex(tok, False)
-
-    def p_iregex(self, tok: str) -> Node:
-        return self._regex(tok, True)
+    p_regex = partialmethod(_regex, icase=False)
+    p_iregex = partialmethod(_regex, icase=True)
 
     def _types(self, tok: str) -> set[str]:
         v = self.arg(tok)
@@ -285,7 +273,7 @@ class Parser:
 
     def p_type(self, tok: str) -> Node:
         kinds = self._types(tok)
-        return lambda c: _type_char(c.st.st_mode) in kinds
+        return lambda c: kind_letter(c.st.st_mode) in kinds
 
     def p_xtype(self, tok: str) -> Node:
         kinds = self._types(tok)
@@ -297,9 +285,9 @@ class Parser:
                     s = fs.lstat(c.abs) if c.follow else c.lst
                 except OSError:
                     s = c.lst
-                return _type_char(s.st_mode) in kinds
+                return kind_letter(s.st_mode) in kinds
             try:
-                return _type_char(fs.stat(c.abs).st_mode) in kinds
+                return kind_letter(fs.stat(c.abs).st_mode) in kinds
             except OSError:
                 return "l" in kinds
 
@@ -358,23 +346,12 @@ class Parser:
 
         return test
 
-    def p_mtime(self, tok: str) -> Node:
-        return self._time(tok, "st_mtime", 86400)
-
-    def p_atime(self, tok: str) -> Node:
-        return self._time(tok, "st_atime", 86400)
-
-    def p_ctime(self, tok: str) -> Node:
-        return self._time(tok, "st_ctime", 86400)
-
-    def p_mmin(self, tok: str) -> Node:
-        return self._time(tok, "st_mtime", 60)
-
-    def p_amin(self, tok: str) -> Node:
-        return self._time(tok, "st_atime", 60)
-
-    def p_cmin(self, tok: str) -> Node:
-        return self._time(tok, "st_ctime", 60)
+    p_mtime = partialmethod(_time, attr="st_mtime", unit=86400)
+    p_atime = partialmethod(_time, attr="st_atime", unit=86400)
+    p_ctime = partialmethod(_time, attr="st_ctime", unit=86400)
+    p_mmin = partialmethod(_time, attr="st_mtime", unit=60)
+    p_amin = partialmethod(_time, attr="st_atime", unit=60)
+    p_cmin = partialmethod(_time, attr="st_ctime", unit=60)
 
     def _newer(self, tok: str, attr: str) -> Node:
         ref = self.arg(tok)
@@ -386,14 +363,9 @@ class Parser:
         ref_ns = _ns(s, "mtime")
         return lambda c: _ns(c.st, attr) > ref_ns
 
-    def p_newer(self, tok: str) -> Node:
-        return self._newer(tok, "mtime")
-
-    def p_anewer(self, tok: str) -> Node:
-        return self._newer(tok, "atime")
-
-    def p_cnewer(self, tok: str) -> Node:
-        return self._newer(tok, "ctime")
+    p_newer = partialmethod(_newer, attr="mtime")
+    p_anewer = partialmethod(_newer, attr="atime")
+    p_cnewer = partialmethod(_newer, attr="ctime")
 
     def p_perm(self, tok: str) -> Node:
         v = self.arg(tok)
@@ -426,11 +398,8 @@ class Parser:
         raise self.error(f"{quote(v)} is not the name of a known "
                          f"{'user' if attr == 'st_uid' else 'group'}")
 
-    def p_user(self, tok: str) -> Node:
-        return self._id(tok, "st_uid", owner_name)
-
-    def p_group(self, tok: str) -> Node:
-        return self._id(tok, "st_gid", group_name)
+    p_user = partialmethod(_id, attr="st_uid", namer=owner_name)
+    p_group = partialmethod(_id, attr="st_gid", namer=group_name)
 
     def _num(self, tok: str, attr: str) -> Node:
         v = self.arg(tok)
@@ -440,30 +409,18 @@ class Parser:
         sign, num = m.group(1), int(m.group(2))
         return lambda c: _cmp(sign, getattr(c.st, attr), num)
 
-    def p_uid(self, tok: str) -> Node:
-        return self._num(tok, "st_uid")
+    p_uid = partialmethod(_num, attr="st_uid")
+    p_gid = partialmethod(_num, attr="st_gid")
+    p_links = partialmethod(_num, attr="st_nlink")
+    p_inum = partialmethod(_num, attr="st_ino")
 
-    def p_gid(self, tok: str) -> Node:
-        return self._num(tok, "st_gid")
-
-    def p_links(self, tok: str) -> Node:
-        return self._num(tok, "st_nlink")
-
-    def p_inum(self, tok: str) -> Node:
-        return self._num(tok, "st_ino")
-
-    def _access(self, mode: int) -> Node:
+    def _access(self, tok: str, mode: int) -> Node:
         fs = self.inv.fs
         return lambda c: fs.access(c.abs, mode)
 
-    def p_readable(self, tok: str) -> Node:
-        return self._access(os.R_OK)
-
-    def p_writable(self, tok: str) -> Node:
-        return self._access(os.W_OK)
-
-    def p_executable(self, tok: str) -> Node:
-        return self._access(os.X_OK)
+    p_readable = partialmethod(_access, mode=os.R_OK)
+    p_writable = partialmethod(_access, mode=os.W_OK)
+    p_executable = partialmethod(_access, mode=os.X_OK)
 
     # --- actions -------------------------------------------------------------------------
     def p_print(self, tok: str) -> Node:
@@ -609,11 +566,8 @@ class Parser:
         finder.batches.append(finish)
         return act
 
-    def p_exec(self, tok: str) -> Node:
-        return self._exec(tok, False)
-
-    def p_execdir(self, tok: str) -> Node:
-        return self._exec(tok, True)
+    p_exec = partialmethod(_exec, in_dir=False)
+    p_execdir = partialmethod(_exec, in_dir=True)
 
 
 def _run(inv: Invocation, finder: Finder, argv: list[str], cwd: str | None) -> int:
@@ -658,24 +612,6 @@ def _ns(s: Any, which: str) -> int:
 def _basename(path: str) -> str:
     stripped = path.rstrip("/")
     return stripped.rsplit("/", 1)[-1] if stripped else "/"
-
-
-def _type_char(mode: int) -> str:
-    if st.S_ISREG(mode):
-        return "f"
-    if st.S_ISDIR(mode):
-        return "d"
-    if st.S_ISLNK(mode):
-        return "l"
-    if st.S_ISFIFO(mode):
-        return "p"
-    if st.S_ISSOCK(mode):
-        return "s"
-    if st.S_ISCHR(mode):
-        return "c"
-    if st.S_ISBLK(mode):
-        return "b"
-    return "U"
 
 
 _ESC = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
@@ -780,10 +716,10 @@ class _Printf:
         if conv == "m":
             return f"{st.S_IMODE(s.st_mode):o}"
         if conv == "y":
-            return _type_char(c.lst.st_mode if not c.follow else s.st_mode)
+            return kind_letter(c.lst.st_mode if not c.follow else s.st_mode)
         if conv == "Y":
             try:
-                return _type_char(self.f.inv.fs.stat(c.abs).st_mode)
+                return kind_letter(self.f.inv.fs.stat(c.abs).st_mode)
             except OSError:
                 return "N" if not self.f.inv.fs.islink(c.abs) else "N"
         if conv == "l":

@@ -18,7 +18,7 @@ from vshell.commands._lib.futil import (
 )
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
-from vshell.commands._lib.statfields import by_letter
+from vshell.commands._lib.statfields import by_letter, kind_letter
 from vshell.commands._lib.timefmt import WIDTH_MAX, localtime, strftime, zone
 from vshell.text.numarg import INT_MAX
 
@@ -43,23 +43,16 @@ _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", 
             "v": "\v", "\\": "\\", '"': '"'}
 
 
+_TYPE_NAMES = {"f": "regular file", "d": "directory", "l": "symbolic link", "p": "fifo",
+               "s": "socket", "c": "character special file", "b": "block special file"}
+
+
 def file_type(s: Any) -> str:
-    m = s.st_mode
-    if st.S_ISREG(m):
-        return "regular empty file" if s.st_size == 0 else "regular file"
-    if st.S_ISDIR(m):
-        return "directory"
-    if st.S_ISLNK(m):
-        return "symbolic link"
-    if st.S_ISFIFO(m):
-        return "fifo"
-    if st.S_ISSOCK(m):
-        return "socket"
-    if st.S_ISCHR(m):
-        return "character special file"
-    if st.S_ISBLK(m):
-        return "block special file"
-    return "weird file"
+    """%F: GNU's name for the file type."""
+    kind = kind_letter(s.st_mode)
+    if kind == "f" and s.st_size == 0:
+        return "regular empty file"
+    return _TYPE_NAMES.get(kind, "weird file")
 
 
 def _unescape(text: str) -> str:

@@ -16,6 +16,16 @@ from vshell.commands._lib.futil import group_name, owner_name
 Getter = Callable[[Any], "int | str"]
 
 
+# find's letters for the file types (``-type``, ``%y``), which stat's names are keyed by too
+_KIND_LETTER = {st.S_IFREG: "f", st.S_IFDIR: "d", st.S_IFLNK: "l", st.S_IFIFO: "p",
+                st.S_IFSOCK: "s", st.S_IFCHR: "c", st.S_IFBLK: "b"}
+
+
+def kind_letter(mode: int) -> str:
+    """The letter of the file type in ``mode``: ``f d l p s c b``, ``U`` for another."""
+    return _KIND_LETTER.get(st.S_IFMT(mode), "U")
+
+
 def blocks(s: Any) -> int:
     """512-byte blocks allocated; counted from the size when the backend keeps no count."""
     b = getattr(s, "st_blocks", None)
