@@ -19,21 +19,21 @@ def _escape(name: str) -> tuple[str, bool]:
     return name, False
 
 
+# what _escape writes, undone
+_UNESCAPES = {"\\": "\\", "n": "\n", "r": "\r"}
+
+
 def _unescape(name: str) -> str | None:
+    """The name a checksum line spells with _escape's escapes; None for another escape."""
     out = []
     i = 0
     while i < len(name):
         c = name[i]
         if c == "\\":
-            nxt = name[i + 1:i + 2]
-            if nxt == "\\":
-                out.append("\\")
-            elif nxt == "n":
-                out.append("\n")
-            elif nxt == "r":
-                out.append("\r")
-            else:
+            got = _UNESCAPES.get(name[i + 1:i + 2])
+            if got is None:
                 return None
+            out.append(got)
             i += 2
             continue
         out.append(c)

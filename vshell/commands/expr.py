@@ -9,6 +9,7 @@ operand or result is refused (status 3), so no big-int operation holds the GIL f
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.bigdigits import approx_digits, to_int, to_str
@@ -85,74 +86,32 @@ class _Parser:
             raise Exit(2, f"syntax error: unexpected argument {quote(self.a[self.i])}")
         return v
 
-    def or_(self) -> Value:
-        left = self.and_()
-        while self.peek() == "|":
-            self.take()
-            right = self.and_()
-            if _null(left):
-                left = right if not _null(right) else 0
+    def _level(self, ops: tuple[str, ...], operand: Callable[[], Value],
+               combine: Callable[[str, Value, Value], Value]) -> Value:
+        """One left-associative level: operands of the next tighter level joined by ``ops``."""
+        left = operand()
+        while self.peek() in ops:
+            op = self.take()
+            left = combine(op, left, operand())
         return left
+
+    def or_(self) -> Value:
+        return self._level(("|",), self.and_, _or)
 
     def and_(self) -> Value:
-        left = self.cmp()
-        while self.peek() == "&":
-            self.take()
-            right = self.cmp()
-            if _null(left) or _null(right):
-                left = 0
-        return left
+        return self._level(("&",), self.cmp, _and)
 
     def cmp(self) -> Value:
-        left = self.add()
-        while self.peek() in ("<", "<=", "=", "==", "!=", ">=", ">"):
-            op = self.take()
-            right = self.add()
-            if _is_int(left) and _is_int(right):
-                a: object = _to_int(left)
-                b: object = _to_int(right)
-            else:
-                a, b = enc(_str(left)), enc(_str(right))
-            result = {
-                "<": a < b, "<=": a <= b, "=": a == b, "==": a == b,  # type: ignore[operator]  # both ints or both bytes
-                "!=": a != b, ">=": a >= b, ">": a > b,  # type: ignore[operator]  # both ints or both bytes
-            }[op]
-            left = 1 if result else 0
-        return left
+        return self._level(("<", "<=", "=", "==", "!=", ">=", ">"), self.add, _compare)
 
     def add(self) -> Value:
-        left = self.mul()
-        while self.peek() in ("+", "-"):
-            op = self.take()
-            right = self.mul()
-            a, b = _to_int(left), _to_int(right)
-            left = _fit(a + b if op == "+" else a - b)
-        return left
+        return self._level(("+", "-"), self.mul, _add)
 
     def mul(self) -> Value:
-        left = self.match()
-        while self.peek() in ("*", "/", "%"):
-            op = self.take()
-            right = self.match()
-            a, b = _to_int(left), _to_int(right)
-            if op == "*":
-                left = _fit(a * b)
-            else:
-                if b == 0:
-                    raise Exit(2, "division by zero")
-                q = abs(a) // abs(b)
-                if (a < 0) != (b < 0):
-                    q = -q
-                left = q if op == "/" else a - b * q
-        return left
+        return self._level(("*", "/", "%"), self.match, _mul)
 
     def match(self) -> Value:
-        left = self.primary()
-        while self.peek() == ":":
-            self.take()
-            right = self.primary()
-            left = _regex_match(_str(left), _str(right))
-        return left
+        return self._level((":",), self.primary, _match)
 
     def primary(self) -> Value:
         if self.i >= len(self.a):
@@ -210,6 +169,51 @@ def _regex_match(s: str, pattern: str) -> Value:
             return ""
         return m.group(1)
     return len(m.group(0)) if m else 0
+
+
+
+def _or(op: str, left: Value, right: Value) -> Value:
+    if _null(left):
+        return right if not _null(right) else 0
+    return left
+
+
+def _and(op: str, left: Value, right: Value) -> Value:
+    return 0 if _null(left) or _null(right) else left
+
+
+def _compare(op: str, left: Value, right: Value) -> Value:
+    if _is_int(left) and _is_int(right):
+        a: object = _to_int(left)
+        b: object = _to_int(right)
+    else:
+        a, b = enc(_str(left)), enc(_str(right))
+    result = {
+        "<": a < b, "<=": a <= b, "=": a == b, "==": a == b,  # type: ignore[operator]  # both ints or both bytes
+        "!=": a != b, ">=": a >= b, ">": a > b,  # type: ignore[operator]  # both ints or both bytes
+    }[op]
+    return 1 if result else 0
+
+
+def _add(op: str, left: Value, right: Value) -> Value:
+    a, b = _to_int(left), _to_int(right)
+    return _fit(a + b if op == "+" else a - b)
+
+
+def _mul(op: str, left: Value, right: Value) -> Value:
+    a, b = _to_int(left), _to_int(right)
+    if op == "*":
+        return _fit(a * b)
+    if b == 0:
+        raise Exit(2, "division by zero")
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return q if op == "/" else a - b * q
+
+
+def _match(op: str, left: Value, right: Value) -> Value:
+    return _regex_match(_str(left), _str(right))
 
 
 def run(inv: Invocation) -> int:

@@ -177,21 +177,17 @@ class Parser:
         return handler(tok)
 
     # --- options (always true) ---------------------------------------------------------
-    def p_maxdepth(self, tok: str) -> Node:
+    def _depth_limit(self, tok: str, limit: str) -> Node:
+        """-maxdepth/-mindepth N: set the finder's ``limit``."""
         v = self.arg(tok)
         if not v.isdigit():
             raise self.error(f"Expected a positive decimal integer argument to {tok}, but got "
                              f"{quote(v)}")
-        self.f.maxdepth = int(v)
+        setattr(self.f, limit, int(v))
         return _true
 
-    def p_mindepth(self, tok: str) -> Node:
-        v = self.arg(tok)
-        if not v.isdigit():
-            raise self.error(f"Expected a positive decimal integer argument to {tok}, but got "
-                             f"{quote(v)}")
-        self.f.mindepth = int(v)
-        return _true
+    p_maxdepth = partialmethod(_depth_limit, limit="maxdepth")
+    p_mindepth = partialmethod(_depth_limit, limit="mindepth")
 
     def p_depth(self, tok: str) -> Node:
         self.f.depth_first = True

@@ -83,12 +83,12 @@ def strftime(fmt: str, d: _dt.datetime, nanos: int = 0) -> str:
     i = 0
     n = len(fmt)
     while i < n:
-        c = fmt[i]
-        if c != "%" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        i += 1
+        j = fmt.find("%", i)
+        if j < 0 or j + 1 >= n:  # no directive left (a final lone % is plain text)
+            out.append(fmt[i:])
+            break
+        out.append(fmt[i:j])
+        i = j + 1
         flag = ""
         while i < n and fmt[i] in "-_0^#":
             flag = fmt[i]
@@ -125,13 +125,14 @@ def _num(value: int, default_width: int, flag: str, width: str, pad: str = "0") 
     return ("-" + s) if value < 0 else s
 
 
+# the directives that stand for one character
+_CHARS = {"%": "%", "n": "\n", "t": "\t"}
+
+
 def _conv(c: str, d: _dt.datetime, nanos: int, flag: str, width: str, colons: int) -> str:
-    if c == "%":
-        return "%"
-    if c == "n":
-        return "\n"
-    if c == "t":
-        return "\t"
+    char = _CHARS.get(c)
+    if char is not None:
+        return char
     if c == "N":
         digits = str(nanos).rjust(9, "0")
         if width:

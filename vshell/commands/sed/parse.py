@@ -734,12 +734,8 @@ class Parser:
                 d = self.getc()
                 if d == delim:
                     out.append(d)
-                elif d == "\\":
-                    out.append("\\")
-                elif d == "n":
-                    out.append("\n")
-                elif d == "\n":
-                    out.append("\n")
+                elif d in _Y_ESCAPES:
+                    out.append(_Y_ESCAPES[d])
                 elif d in _ESCAPES and not self.posix:
                     out.append(_ESCAPES[d])
                 elif not d:
@@ -752,6 +748,9 @@ class Parser:
                 continue
             out.append(c)
 
+
+# y's own escapes: a backslash, a newline spelt \n or written after the backslash
+_Y_ESCAPES = {"\\": "\\", "n": "\n", "\n": "\n"}
 
 _BRACKET_ESC = re.compile(r"\\([afnrtv])")
 
