@@ -7,7 +7,7 @@ import stat as st
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import modes as _modes
-from vshell.commands._lib.futil import enc, quote, quoteaf, strerror, write_line
+from vshell.commands._lib.futil import child_name, enc, quote, quoteaf, strerror, write_line
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
@@ -112,7 +112,7 @@ def run(inv: Invocation) -> int:
                 status = 1
                 return
             for name in names:
-                child = shown + name if shown.endswith("/") else shown + "/" + name
+                child = child_name(shown, name)
                 one(child, path.rstrip("/") + "/" + name, False)
 
     for op in ops:

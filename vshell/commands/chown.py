@@ -11,7 +11,15 @@ from __future__ import annotations
 import stat as st
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.futil import enc, last_switch, quote, quoteaf, strerror, write_line
+from vshell.commands._lib.futil import (
+    child_name,
+    enc,
+    last_switch,
+    quote,
+    quoteaf,
+    strerror,
+    write_line,
+)
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands.sysinfo import user_name
@@ -182,7 +190,7 @@ class _Walker:
                 self.status = 1
                 names = []
             for name in names:
-                child = shown + name if shown.endswith("/") else shown + "/" + name
+                child = child_name(shown, name)
                 self.one(child, path.rstrip("/") + "/" + name, top=False)
         self._change(shown)
 

@@ -16,6 +16,7 @@ from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
 from vshell.commands._lib.diffcore import Change
 from vshell.commands._lib.diffcore import diff as core_diff
+from vshell.commands._lib.futil import child_name
 from vshell.commands._lib.opts import switches
 from vshell.records import record
 from vshell.text import glob, regex
@@ -198,16 +199,12 @@ def _isdir(inv: Invocation, name: str) -> bool:
     return name != "-" and inv.fs.isdir(inv.abs(name))
 
 
-def _join(d: str, name: str) -> str:
-    return d + name if d.endswith("/") else d + "/" + name
-
-
 def _compare_top(inv: Invocation, o: _Opts, a: str, b: str) -> int:
     da, db = _isdir(inv, a), _isdir(inv, b)
     if da and db:
         return _compare_dirs(inv, o, a, b, top=True)
     if da and not db:
-        a = _join(a, b.rstrip("/").rsplit("/", 1)[-1]) if b != "-" else a
+        a = child_name(a, b.rstrip("/").rsplit("/", 1)[-1]) if b != "-" else a
         if b == "-":
             inv.error("cannot compare '-' to a directory")
             return 2
@@ -215,7 +212,7 @@ def _compare_top(inv: Invocation, o: _Opts, a: str, b: str) -> int:
         if a == "-":
             inv.error("cannot compare '-' to a directory")
             return 2
-        b = _join(b, a.rstrip("/").rsplit("/", 1)[-1])
+        b = child_name(b, a.rstrip("/").rsplit("/", 1)[-1])
     return _compare_files(inv, o, a, b, in_dir=False)
 
 
@@ -635,7 +632,7 @@ def _compare_dirs(inv: Invocation, o: _Opts, a: str, b: str, top: bool = False) 
                  for s in names]
     status = 0
     for name in sorted(names[0] | names[1], key=lambda s: s.encode("utf-8", "surrogateescape")):
-        pa, pb = _join(a, name), _join(b, name)
+        pa, pb = child_name(a, name), child_name(b, name)
         ina, inb = name in names[0], name in names[1]
         if not (ina and inb):
             present, d = (pa, a) if ina else (pb, b)

@@ -8,7 +8,7 @@ import stat as st
 from typing import Any
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.futil import enc, human, quoteaf, strerror
+from vshell.commands._lib.futil import child_name, enc, human, quoteaf, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
@@ -93,7 +93,7 @@ class Du:
                 self.status = 1
                 names = []
             for name in names:
-                child = shown + name if shown.endswith("/") else shown + "/" + name
+                child = child_name(shown, name)
                 total += self._walk(child, path.rstrip("/") + "/" + name, depth + 1)
             if visible:
                 self._print(total, shown)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.child import run_child
-from vshell.commands._lib.futil import enc, group_name, owner_name, quote
+from vshell.commands._lib.futil import child_name, enc, group_name, owner_name, quote
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.modes import apply as apply_mode
 from vshell.commands._lib.statfields import blocks, by_letter, kind_letter
@@ -839,7 +839,7 @@ def _visit(finder: Finder, shown: str, path: str, depth: int, start: str, lst: A
             finder.status = 1
             names = []
         for name in names:
-            child_shown = shown + name if shown.endswith("/") else shown + "/" + name
+            child_shown = child_name(shown, name)
             child = path.rstrip("/") + "/" + name
             try:
                 clst = fs.lstat(child)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vshell.command import Exit, Invocation, describe_oserror
-from vshell.commands._lib.futil import read_chunks
+from vshell.commands._lib.futil import child_name, read_chunks
 from vshell.commands._lib.helptext import help_text, version_text
 from vshell.commands._lib.opts import Options, UsageError, parse
 from vshell.records import field, record
@@ -899,7 +899,7 @@ class Grep:
         for ent in entries:
             self.inv.cancel.check()
             child = ent.name if not display else (
-                display + ent.name if display.endswith("/") else display + "/" + ent.name
+                child_name(display, ent.name)
             )
             vchild = vdir.rstrip("/") + "/" + ent.name
             try:

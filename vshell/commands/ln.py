@@ -10,8 +10,8 @@ from __future__ import annotations
 import stat as st
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.copy import basename, join, link_escapes
-from vshell.commands._lib.futil import enc, quoteaf, strerror, write_line
+from vshell.commands._lib.copy import basename, link_escapes
+from vshell.commands._lib.futil import child_name, enc, quoteaf, strerror, write_line
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
@@ -52,7 +52,7 @@ def run(inv: Invocation) -> int:
             raise usage("cannot combine --target-directory (-t) and --no-target-directory (-T)")
         if not fs.isdir(inv.abs(target_dir)):
             raise Exit(1, f"target directory {quoteaf(target_dir)}: No such file or directory")
-        work = [(t, join(target_dir, basename(t))) for t in ops]
+        work = [(t, child_name(target_dir, basename(t))) for t in ops]
     elif len(ops) == 1:
         work = [(ops[0], basename(ops[0]))]
     elif no_target:
@@ -60,7 +60,7 @@ def run(inv: Invocation) -> int:
             raise usage(f"extra operand {quoteaf(ops[2])}")
         work = [(ops[0], ops[1])]
     elif is_dir_dest(ops[-1]):
-        work = [(t, join(ops[-1], basename(t))) for t in ops[:-1]]
+        work = [(t, child_name(ops[-1], basename(t))) for t in ops[:-1]]
     elif len(ops) > 2:
         why = "Not a directory" if fs.exists(inv.abs(ops[-1])) else "No such file or directory"
         raise Exit(1, f"target {quoteaf(ops[-1])}: {why}")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.futil import (
+    child_name,
     enc,
     group_name,
     human,
@@ -408,7 +409,7 @@ class Ls:
             for entry in entries:
                 if entry.name in (".", "..") or not st.S_ISDIR(entry.st.st_mode):
                     continue
-                sub = shown + entry.name if shown.endswith("/") else shown + "/" + entry.name
+                sub = child_name(shown, entry.name)
                 self.inv.cancel.check()
                 self._list_dir(sub, entry.path, False, True)
 
@@ -587,7 +588,7 @@ def _join(shown: str, name: str) -> str:
     """GNU's ``attach``: a child of ``.`` is shown without the ``./`` prefix."""
     if shown == ".":
         return name
-    return shown + name if shown.endswith("/") else shown + "/" + name
+    return child_name(shown, name)
 
 
 

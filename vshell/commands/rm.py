@@ -10,7 +10,7 @@ import errno
 import stat as st
 
 from vshell.command import Invocation
-from vshell.commands._lib.futil import quoteaf, strerror, write_line
+from vshell.commands._lib.futil import child_name, quoteaf, strerror, write_line
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 
@@ -52,7 +52,7 @@ class _Rm:
             except OSError as e:
                 return self.fail(shown, e)
             for name in names:
-                child_shown = shown + name if shown.endswith("/") else shown + "/" + name
+                child_shown = child_name(shown, name)
                 ok = self.remove(child_shown, path.rstrip("/") + "/" + name, False) and ok
             if not ok:
                 return False

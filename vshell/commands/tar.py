@@ -20,7 +20,7 @@ from typing import IO
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib.copy import link_escapes
-from vshell.commands._lib.futil import enc, group_name, owner_name, strerror
+from vshell.commands._lib.futil import child_name, enc, group_name, owner_name, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
 from vshell.commands._lib.textio import chunks
@@ -198,7 +198,7 @@ class Tar:
                 return
             for child in names:
                 self.inv.cancel.check()
-                child_shown = shown + child if shown.endswith("/") else shown + "/" + child
+                child_shown = child_name(shown, child)
                 self._add(tf, child_shown, path.rstrip("/") + "/" + child, False)
         elif st.S_ISLNK(s.st_mode):
             info.type = tarfile.SYMTYPE

@@ -12,7 +12,7 @@ import stat as st
 from typing import TYPE_CHECKING
 
 from vshell.command import Invocation
-from vshell.commands._lib.futil import CHUNK, quoteaf, strerror, write_line
+from vshell.commands._lib.futil import CHUNK, child_name, quoteaf, strerror, write_line
 from vshell.commands._lib.modes import UMASK
 from vshell.records import record
 
@@ -31,10 +31,6 @@ class CopyOptions:
     verbose: bool = False
     update: bool = False
     prog: str = "cp"
-
-
-def join(shown: str, name: str) -> str:
-    return shown + name if shown.endswith("/") else shown + "/" + name
 
 
 def basename(name: str) -> str:
@@ -195,8 +191,8 @@ class Copier:
         ok = True
         for name in names:
             child_dst = dst.rstrip("/") + "/" + name
-            ok = self.copy(join(src_shown, name), src.rstrip("/") + "/" + name,
-                           join(dst_shown, name), child_dst, top=False) and ok
+            ok = self.copy(child_name(src_shown, name), src.rstrip("/") + "/" + name,
+                           child_name(dst_shown, name), child_dst, top=False) and ok
         try:
             if self.o.preserve_mode:
                 fs.chmod(dst, st.S_IMODE(s.st_mode))

@@ -72,6 +72,11 @@ def human(n: int, base: int = 1024, si_suffix: bool = False) -> str:
     return str(n)
 
 
+def child_name(shown: str, name: str) -> str:
+    """An entry of directory ``shown`` as the GNU tools print it: no doubled ``/``."""
+    return shown + name if shown.endswith("/") else shown + "/" + name
+
+
 def write_line(inv: Invocation, text: str, end: bytes = b"\n") -> None:
     inv.stdout.write(text.encode("utf-8", "surrogateescape") + end)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from vshell.command import Exit, Invocation
-from vshell.commands._lib.copy import basename, join
-from vshell.commands._lib.futil import enc, quoteaf
+from vshell.commands._lib.copy import basename
+from vshell.commands._lib.futil import child_name, enc, quoteaf
 
 
 def pairs(
@@ -28,7 +28,7 @@ def pairs(
             raise Exit(1, f"target directory {quoteaf(target_dir)}: No such file or directory")
         if not operands:
             raise usage("missing file operand")
-        return [(s, join(target_dir, basename(s))) for s in operands]
+        return [(s, child_name(target_dir, basename(s))) for s in operands]
     if not operands:
         raise usage("missing file operand")
     if len(operands) == 1:
@@ -42,7 +42,7 @@ def pairs(
     *sources, dest = operands
     dest_abs = inv.abs(dest)
     if fs.isdir(dest_abs):
-        return [(s, join(dest, basename(s))) for s in sources]
+        return [(s, child_name(dest, basename(s))) for s in sources]
     if len(sources) > 1:
         if fs.exists(dest_abs):
             raise Exit(1, f"target {quoteaf(dest)}: Not a directory")
