@@ -362,9 +362,8 @@ class VFS:
 
     def mkfifo(self, path: str, mode: int | None = None) -> None:
         """Make a named pipe (``mode`` None: 0666 less the view's umask)."""
-        parts, _ = self._split(path)
         try:
-            self._check(parts)
+            parts = self._checked(path)
             if self.lexists(path):
                 raise fs_error(errno.EEXIST)
             parent = join_parts(parts[:-1])
@@ -457,6 +456,12 @@ class VFS:
             return split_path(path)
         except ValueError:
             raise fs_error(errno.EINVAL, path) from None
+
+    def _checked(self, path: str) -> Parts:
+        """``path``'s components, refused (EACCES) when a deny rule matches them as given."""
+        parts, _ = self._split(path)
+        self._check(parts)
+        return parts
 
     def _check(self, parts: Parts) -> None:
         if self._deny and self._deny.matches(join_parts(parts)):
@@ -708,9 +713,8 @@ class VFS:
 
     @_follows_cross_mount
     def _list(self, path: str) -> tuple[Parts, list[tuple[str, str]]]:
-        parts, _ = self._split(path)
         try:
-            self._check(parts)
+            parts = self._checked(path)
             kind, mount, rel = self._route(parts)
             if kind == "dev":
                 entries = self._dev_list(rel)
@@ -783,9 +787,8 @@ class VFS:
     @_follows_cross_mount
     def realpath(self, path: str, strict: bool = False) -> str:
         """The virtual path with symlinks resolved (missing tail kept unless ``strict``)."""
-        parts, _ = self._split(path)
         try:
-            self._check(parts)
+            parts = self._checked(path)
             try:
                 kind, mount, rel = self._route(parts)
             except FileNotFoundError:
@@ -812,8 +815,7 @@ class VFS:
 
     @_follows_cross_mount
     def _access(self, path: str, mode: int) -> bool:
-        parts, _ = self._split(path)
-        self._check(parts)
+        parts = self._checked(path)
         if self._fifo_at(parts) is not None:
             return not mode & os.X_OK
         mount: Mount  # a Mount when kind == "mount" (the only case used below)
@@ -857,9 +859,8 @@ class VFS:
     @_follows_cross_mount
     def mkdir(self, path: str, mode: int = 0o777) -> None:
         """Create a directory (FileExistsError if anything exists there)."""
-        parts, _ = self._split(path)
         try:
-            self._check(parts)
+            parts = self._checked(path)
             try:
                 kind, mount, rel = self._route(parts)
             except FileNotFoundError:
@@ -1329,9 +1330,8 @@ class VFS:
         self._simple_write(path, op, errno.EBUSY)
 
     def _root_op(self, path: str, op: Callable[[Mount, Ctx], None]) -> None:
-        parts, _ = self._split(path)
         try:
-            self._check(parts)
+            parts = self._checked(path)
             mount = self._table[parts]
             if mount.readonly:
                 raise fs_error(errno.EROFS)
