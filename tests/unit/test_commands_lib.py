@@ -3,9 +3,13 @@ translation of vshell.net.http, and GNU sed's numeric escapes in the text layer.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import httpx
 import pytest
 
+from vshell import Sandbox
 from vshell.commands._lib.helptext import (
     RELEASES,
     find_help,
@@ -94,3 +98,48 @@ def test_failures_lets_other_exceptions_through() -> None:
 ])
 def test_sed_numeric_escapes(pattern: str, decoded: str) -> None:
     assert sed_numeric_escapes(pattern) == decoded
+
+
+def test_switches_maps_every_spelling_to_its_field() -> None:
+    from vshell.commands._lib.opts import switches
+
+    assert switches(quiet="-q --quiet --silent", all="-a") == {
+        "-q": "quiet", "--quiet": "quiet", "--silent": "quiet", "-a": "all"}
+
+
+def test_argwalk_letters_give_the_attached_rest() -> None:
+    from vshell.commands._lib.argwalk import ArgWalk
+
+    assert list(ArgWalk.letters("-cfUTF-8")) == [("c", "fUTF-8"), ("f", "UTF-8"), ("U", "TF-8"),
+                                                  ("T", "F-8"), ("F", "-8"), ("-", "8"),
+                                                  ("8", "")]
+    walk = ArgWalk(["-f", "next"])
+    assert next(iter(walk)) == "-f"
+    assert walk.value("", ValueError, "needs a value") == "next"
+    with pytest.raises(ValueError, match="needs a value"):
+        walk.value("", ValueError, "needs a value")
+
+
+def test_kind_letter_and_child_name() -> None:
+    import stat
+
+    from vshell.commands._lib.futil import child_name
+    from vshell.commands._lib.statfields import kind_letter
+
+    assert [kind_letter(m) for m in (stat.S_IFREG, stat.S_IFDIR, stat.S_IFLNK, stat.S_IFIFO,
+                                     stat.S_IFSOCK, stat.S_IFCHR, stat.S_IFBLK, 0)] == list(
+        "fdlpscbU")
+    assert (child_name("d", "x"), child_name("d/", "x"), child_name("/", "x")) == (
+        "d/x", "d/x", "/x")
+
+
+@pytest.mark.skipif(shutil.which("mkdir") is None, reason="no host mkdir")
+@pytest.mark.parametrize("name", ["mkdir", "rmdir", "mkfifo", "dirname", "readlink",
+                                  "realpath", "stat", "rm"])
+def test_missing_operand_as_gnu(name: str) -> None:
+    """Options.required: GNU's words and status (coreutils on the host)."""
+    host = subprocess.run([name], capture_output=True, env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
+    with Sandbox(timeout=30) as sb:
+        got = sb.exec(name)
+    assert got.stderr == host.stderr
+    assert got.exit_code == host.returncode

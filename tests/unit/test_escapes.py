@@ -77,3 +77,34 @@ def test_modes_directly() -> None:
     assert d(r"\UFFFFFFFF", escapes.ECHO).text == ""
     assert d(r"\xg", escapes.PRINTF).errors == ("missing hex digit for \\x",)
     assert d(r"\xg", escapes.ECHO).errors == ()
+
+
+# awk string literals (escapes.AWK), ASCII results only: vshell's awk keeps \NNN above 127
+# as a code point where gawk writes the byte (see the AWK row of the module's table)
+AWK_ESCAPES = [
+    r"\n", r"\t", r"\\", r"\"", r"\/", r"\a", r"\b", r"\f", r"\v", r"\r", r"\101", r"\0101",
+    r"\1", r"\18", r"\x41", r"\x414", r"\x4g", r"\xg", r"\q", r"\e", r"\E", r"\'", r"\?",
+    r"\c", r"\u263a", "a\\\nb",
+]
+
+
+@pytest.mark.skipif(shutil.which("gawk") is None, reason="gawk not available")
+@pytest.mark.parametrize("escape", AWK_ESCAPES)
+def test_awk_mode_against_gawk(escape: str) -> None:
+    program = 'BEGIN { printf "%s|", "' + escape + '" }'
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8"}
+    want = subprocess.run(["gawk", program], capture_output=True, env=env, timeout=60).stdout
+    with Sandbox(timeout=60) as sb:
+        sb.set_script(args=[program])
+        got = sb.exec('awk "$1"').stdout
+    assert want.endswith(b"|")
+    assert got == want
+
+
+def test_awk_mode_directly() -> None:
+    d = escapes.decode
+    assert d(r"\q", escapes.AWK) == escapes.Decoded("q", False,
+                                                   ("escape sequence `\\q' treated as plain `q'",))
+    assert d("a\\\nb", escapes.AWK).text == "ab"
+    assert d(r"\351", escapes.AWK).text == "\xe9"  # a code point, not a byte
+    assert d(r"\e\u", escapes.AWK).text == "eu"
