@@ -79,12 +79,12 @@ def test_modes_directly() -> None:
     assert d(r"\xg", escapes.ECHO).errors == ()
 
 
-# awk string literals (escapes.AWK), ASCII results only: vshell's awk keeps \NNN above 127
-# as a code point where gawk writes the byte (see the AWK row of the module's table)
+# awk string literals (escapes.AWK): \NNN and \xHH above 127 are bytes, as gawk writes them,
+# and a run of them spelling UTF-8 is that character
 AWK_ESCAPES = [
     r"\n", r"\t", r"\\", r"\"", r"\/", r"\a", r"\b", r"\f", r"\v", r"\r", r"\101", r"\0101",
     r"\1", r"\18", r"\x41", r"\x414", r"\x4g", r"\xg", r"\q", r"\e", r"\E", r"\'", r"\?",
-    r"\c", r"\u263a", "a\\\nb",
+    r"\c", r"\u263a", "a\\\nb", r"\351", r"\xe9", r"\303\251", r"\xce\xbcx", r"\377\376",
 ]
 
 
@@ -106,5 +106,6 @@ def test_awk_mode_directly() -> None:
     assert d(r"\q", escapes.AWK) == escapes.Decoded("q", False,
                                                    ("escape sequence `\\q' treated as plain `q'",))
     assert d("a\\\nb", escapes.AWK).text == "ab"
-    assert d(r"\351", escapes.AWK).text == "\xe9"  # a code point, not a byte
+    assert d(r"\351", escapes.AWK).text == "\udce9"  # a byte (surrogate-escaped), not é
+    assert d(r"\303\251", escapes.AWK).text == "\xe9"  # two bytes spelling é
     assert d(r"\e\u", escapes.AWK).text == "eu"

@@ -18,9 +18,9 @@ string; ``PRINTF_B`` the ``%b`` argument.)  Bytes that are not ASCII are returne
 surrogate-escaped characters; a byte sequence spelling valid UTF-8 (``\\xce\\xbc``) becomes
 that character.  ``AWK`` is gawk's string literal: ``\\/`` is a slash, ``\\e`` and ``\\u``
 are not escapes, a backslash-newline vanishes, an unknown escape is its plain character
-with a warning in ``errors``, and values are code points, not bytes.  ``\\u``/``\\U`` past
-Unicode give the bytes bash gives (the original 6-byte UTF-8 scheme up to ``0x7FFFFFFF``,
-nothing above).
+with a warning in ``errors``; ``\\NNN`` and ``\\xHH`` are bytes there too, as gawk writes
+them.  ``\\u``/``\\U`` past Unicode give the bytes bash gives (the original 6-byte UTF-8
+scheme up to ``0x7FFFFFFF``, nothing above).
 """
 
 from __future__ import annotations
@@ -103,7 +103,6 @@ def decode(s: str, mode: str) -> Decoded:
     """Decode the escapes of ``s`` as bash does in ``mode`` (see the module's table)."""
     awk = mode == AWK
     simple = _AWK_SIMPLE if awk else _SIMPLE
-    char = chr if awk else _byte
     out: list[str] = []
     errors: list[str] = []
     i, n = 0, len(s)
@@ -128,12 +127,12 @@ def decode(s: str, mode: str) -> Decoded:
                 out.append(_byte(int(s[i:k] or "0", 8) & 0xFF))
             else:
                 k = _digits(s, i - 1, _OCT, 3)
-                out.append(char(int(s[i - 1:k], 8) & 0xFF))
+                out.append(_byte(int(s[i - 1:k], 8) & 0xFF))
             i = k
         elif e == "x":
             k = _digits(s, i, _HEX, 2)
             if k != i:
-                out.append(char(int(s[i:k], 16)))
+                out.append(_byte(int(s[i:k], 16)))
                 i = k
             elif awk:
                 out.append(_plain(e, errors))
@@ -166,7 +165,7 @@ def decode(s: str, mode: str) -> Decoded:
         else:
             out.append("\\" + e)
     text = "".join(out)
-    return Decoded(text if awk else normalize_bytes(text), False, tuple(errors))
+    return Decoded(normalize_bytes(text), False, tuple(errors))
 
 
 _SED_ESCAPE = re.compile(
