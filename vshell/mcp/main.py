@@ -20,6 +20,7 @@ from vshell.cli.args import (
     parse_duration,
     parse_size,
 )
+from vshell.mcp import clientconfig
 from vshell.mcp.budget import DEFAULT_MAX_RESULT_BYTES
 from vshell.records import record
 
@@ -52,6 +53,9 @@ server options:
                               127.0.0.1; PORT 0 picks a free port, printed on stderr)
   --token TOKEN               HTTP only: require `Authorization: Bearer TOKEN` (also read
                               from $VSHELL_MCP_TOKEN)
+  --print-config CLIENT       print the JSON config block for CLIENT (claude-desktop, cursor,
+                              vscode, claude-code, windsurf) that starts this vshell by
+                              absolute path with the other flags given, and exit
 """
 
 
@@ -114,6 +118,7 @@ def parse_listen(text: str) -> tuple[str, int]:
 def main(argv: list[str]) -> int:
     """Entry point of ``vshell mcp``; returns the process exit status."""
     try:
+        client, argv = clientconfig.split_print_config(argv)
         so, rest = split_args(argv)
         opts = parse_args(rest)
         if opts.action == "run" and (opts.command is not None or opts.file is not None):
@@ -122,9 +127,11 @@ def main(argv: list[str]) -> int:
         for flag, given in (("--try", opts.try_mode), ("--history-file", opts.history_file)):
             if given:
                 raise UsageError(f"{flag} is for the REPL, not for vshell mcp")
-    except UsageError as e:
+    except (UsageError, clientconfig.ConfigError) as e:
         sys.stderr.write(f"vshell mcp: {e}\nTry 'vshell mcp --help' for more information.\n")
         return 2
+    if client is not None:
+        return clientconfig.print_config(client, argv)
     info = info_text(opts, HELP)
     if info is not None:
         sys.stdout.write(info)
