@@ -170,7 +170,10 @@ class Job:
                 self._cond.wait(min(_TICK, left))
             data, first, dropped = log.read(at, max_bytes)
             if self.ended is None or first + len(data) < log.end:
-                data = _whole_utf8(data)  # the rest of a split character comes next time
+                whole = _whole_utf8(data)  # the rest of a split character comes next time
+                if data and not whole:  # one character longer than max_bytes: all of it
+                    whole = _whole_utf8(log.read(first, len(data) + 3)[0])
+                data = whole
             nxt = first + len(data)
             if cursor is None:
                 self.positions[view] = nxt
@@ -241,15 +244,15 @@ class Job:
 
 
 def _whole_utf8(data: bytes) -> bytes:
-    """``data`` without a UTF-8 character cut at its end (unless that is all there is)."""
+    """``data`` without a UTF-8 character cut at its end (maybe nothing is left)."""
     for back in range(1, min(4, len(data)) + 1):
         b = data[-back]
-        if b < 0x80:
+        if b < 0x80 or b >= 0xF8:  # ASCII, or no UTF-8 byte at all
             return data
         if b >= 0xC0:  # a lead byte: is its sequence complete?
             need = 2 if b < 0xE0 else 3 if b < 0xF0 else 4
-            return data if back >= need or back == len(data) else data[:-back]
-    return data
+            return data if back >= need else data[:-back]
+    return data  # no lead byte in reach: not UTF-8 to keep whole
 
 
 def _close_fds(streams: Any, spared: list[Any]) -> None:
