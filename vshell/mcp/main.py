@@ -35,8 +35,9 @@ usage: vshell mcp [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--
 
 HELP = USAGE + """
 Serve one persistent vshell session over the Model Context Protocol: tools bash, read,
-write, edit, list and glob, and changes, diff and sync to review and apply what the
-session wrote to --mount HOST:VPATH:cow mounts.  Over stdio by default (stdout carries
+write, edit, list, glob and view_image, job_start, job_output, job_send, job_signal,
+job_kill and jobs for background jobs, and changes, diff and sync to review and apply
+what the session wrote to --mount HOST:VPATH:cow mounts.  Over stdio by default (stdout carries
 only the protocol; logs go to stderr), or streamable HTTP at http://HOST:PORT/mcp with
 --http.
 
