@@ -348,9 +348,10 @@ class JobTable:
         jobs = self.list()
         for j in jobs:
             j.token.cancel("closed")
+        deadline = time.monotonic() + 1.0  # for all of them together
         for j in jobs:
             if j.thread is not None:
-                j.thread.join(0.5)
+                j.thread.join(max(0.0, deadline - time.monotonic()))
             j._finish("killed", 137)
 
 

@@ -66,6 +66,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "pic.bmp").write_bytes(encode(small, "BMP"))
     (root / "pic.tiff").write_bytes(encode(small, "TIFF"))
     (root / "wide.png").write_bytes(encode(gradient(3000, 600), "PNG"))
+    (root / "big.jpg").write_bytes(encode(gradient(4000, 3000), "JPEG", quality=80))
     (root / "noise.png").write_bytes(encode(noise(900, 900), "PNG"))
     (root / "alpha.png").write_bytes(encode(gradient(30, 20, "RGBA"), "PNG"))
     (root / "icon.ico").write_bytes(encode(small, "ICO"))
@@ -130,6 +131,10 @@ def test_large_images_are_downscaled_to_the_edge(sb: Sandbox) -> None:
     assert meta["was_resized"] is True
     low = view(sb, "/img/wide.png", detail="low").structured
     assert low is not None and (low["width"], low["height"]) == (512, 102)
+    res = view(sb, "/img/big.jpg")  # decoded at a reduced scale first (JPEG draft mode)
+    assert res.images[0].mime_type == "image/jpeg"
+    assert decoded(res).size == (2000, 1500)
+    assert res.structured is not None and res.structured["original_width"] == 4000
     small_low = view(sb, "/img/small.png", detail="low").structured
     assert small_low is not None and small_low["was_resized"] is False
 

@@ -202,6 +202,8 @@ def view_image(fs: VFS, cwd: str, path: Any, detail: Any = None,
         source = str(im.format)
         animated = bool(getattr(im, "is_animated", False)) and getattr(im, "n_frames", 1) > 1
         edge = LOW_EDGE if detail == "low" else MAX_EDGE
+        if source == "JPEG" and max(width, height) > edge:
+            im.draft("RGB", (edge, edge))  # decode at 1/2, 1/4 or 1/8 scale: less memory
         frame = _first_frame(im, path, source)  # decoded even when sent as is: never corrupt
         keep = source in NATIVE and not animated and max(width, height) <= edge \
             and _b64_len(len(data)) <= room

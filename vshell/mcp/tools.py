@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from vshell.background import JobError
 from vshell.command import Cancelled, CancelToken
 from vshell.mcp import budget, fileops, jobs, review
 from vshell.mcp.fileops import ToolError
@@ -437,7 +438,10 @@ def _job_tool(fn: Callable[..., tuple[str, dict[str, Any]]]) -> Callable[..., To
 
     def run(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
             cancel: CancelToken | None = None) -> ToolResult:
-        text, data = fn(sb, args, cfg.command_timeout, cfg.max_result_bytes, cancel)
+        try:
+            text, data = fn(sb, args, cfg.command_timeout, cfg.max_result_bytes, cancel)
+        except JobError as e:
+            raise ToolError(e.code, e.message) from None
         return ToolResult(text, data)
 
     return run
