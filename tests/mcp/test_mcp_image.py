@@ -233,3 +233,9 @@ def test_view_image_over_stdio(tree: Path) -> None:
         assert bad.is_error and bad.content[0].text.startswith("E_NOT_IMAGE: ")
     finally:
         c.close()
+
+
+def test_without_pillow_the_error_says_so(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "PIL", None)  # import PIL now fails
+    res = view(sb, "/img/small.png")
+    assert res.is_error and res.text.startswith("E_UNAVAILABLE: ") and "pip install" in res.text

@@ -420,6 +420,11 @@ def run_view_image(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
     """An image file as an image block; the picture must fit the result budget whole."""
     from vshell.mcp import image
 
+    try:
+        import PIL  # noqa: F401 - only to say clearly that it is missing
+    except ImportError:
+        raise ToolError("E_UNAVAILABLE", "view_image needs Pillow, which is not installed: "
+                        "pip install 'vshell[mcp]'") from None
     room = 0
     if cfg.max_result_bytes > 0:
         room = cfg.max_result_bytes - budget.ENVELOPE_RESERVE - 2048  # text and metadata
