@@ -35,6 +35,7 @@ from vshell.records import record
 from vshell.result import Outcome, Result
 
 if TYPE_CHECKING:
+    from vshell.background import Job, JobTable
     from vshell.interp.shell import RunContext, Shell
     from vshell.net.client import PolicyClient
     from vshell.overlay_review import SyncResult
@@ -316,6 +317,7 @@ class Sandbox:
         self.keep_descriptors = False
         self._kept_fds: dict[int, Any] = {}
         self._active: CancelToken | None = None
+        self._background: JobTable | None = None  # made by the first start_job
         self.nesting = 0
         self.dash_c = False  # the CLI's -c: shows as "c" in $-
 
@@ -379,12 +381,14 @@ class Sandbox:
         stdout: OutputStream | None = None,
         stderr: OutputStream | None = None,
         cancel: CancelToken | None = None,
+        allow_net: Sequence[str] | None = None,
     ) -> Result:
         """Run ``script`` in the session and return its :class:`Result`.
 
         ``timeout`` (seconds) can only tighten the sandbox's own.  ``stdout``/``stderr``
         given here receive output as it is produced (still capped); the Result then
-        holds empty bytes for them.
+        holds empty bytes for them.  ``allow_net`` narrows this run's network: a request
+        must pass it and the sandbox's allow list (so it never widens).
         """
         if self._closed:
             return Result(Outcome.INTERNAL, 125, b"", b"vshell: sandbox is closed\n",
@@ -395,6 +399,10 @@ class Sandbox:
             message = f"script must be str or bytes, not {type(script).__name__}"
             return Result(Outcome.INVALID, 2, b"", f"vshell: {message}\n".encode(),
                           error=TypeError(message))
+        try:
+            http = self._run_http(allow_net)
+        except ValueError as e:  # a bad allow_net entry
+            return Result(Outcome.INVALID, 2, b"", f"vshell: allow_net: {e}\n".encode(), error=e)
         if not self._lock.acquire(blocking=False):
             if threading.current_thread().name.startswith("vshell-"):
                 return Result(Outcome.UNSUPPORTED, 126, b"",
@@ -402,7 +410,7 @@ class Sandbox:
                               b"use inv.run_nested instead\n")
             self._lock.acquire()
         try:
-            result = self._exec_locked(script, stdin, timeout, stdout, stderr, cancel)
+            result = self._exec_locked(script, stdin, timeout, stdout, stderr, cancel, http)
             try:
                 self._persist_overlay()
             except OSError as e:  # the run happened; say its changes were not saved
@@ -415,6 +423,19 @@ class Sandbox:
             return result
         finally:
             self._lock.release()
+            if allow_net is not None and http is not None:
+                http.close()
+
+    def _run_http(self, allow_net: Sequence[str] | None) -> Any:
+        """A run's network: the session's (lazily built) client, one narrowed by the run's
+        ``allow_net`` (see vshell.net.narrow), or None when nothing is allowed."""
+        if not self._allow_net or (allow_net is not None and not allow_net):
+            return None
+        if allow_net is None:
+            return _LazyHTTP(self)
+        from vshell.net.narrow import narrowed_client
+
+        return narrowed_client(self._allow_net, allow_net, **self._net_options)
 
     async def aexec(self, script: str | bytes, *, stdin: bytes | None = None,
                     timeout: float | None = None) -> Result:
@@ -431,11 +452,28 @@ class Sandbox:
             await asyncio.wait([task])
             raise
 
+    @property
+    def background_jobs(self) -> JobTable:
+        """The session's background jobs (see :mod:`vshell.background`)."""
+        if self._background is None:
+            from vshell.background import JobTable
+
+            self._background = JobTable(self)
+        return self._background
+
+    def start_job(self, script: str, *, timeout: float | None = None,
+                  cancel: CancelToken | None = None) -> Job:
+        """Start ``script`` like bash's ``( script ) &``: a copy of the session's state over
+        the same VFS, not holding the exec lock; ``timeout`` only tightens the sandbox's."""
+        return self.background_jobs.start(script, timeout, cancel)
+
     def close(self) -> None:
-        """End the session; a running exec is cancelled."""
+        """End the session; a running exec and the background jobs are cancelled."""
         self._closed = True
         if self._active is not None:
             self._active.cancel("closed")
+        if self._background is not None:
+            self._background.close()
         kept, self._kept_fds = self._kept_fds, {}
         for stream in kept.values():
             if isinstance(stream, int):  # a run's own standard stream, already closed
@@ -520,7 +558,7 @@ class Sandbox:
         return self._http
 
     def _exec_locked(self, script: str, stdin: Any, timeout: float | None, stdout: Any,
-                     stderr: Any, cancel: CancelToken | None) -> Result:
+                     stderr: Any, cancel: CancelToken | None, http: Any = None) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.shell import RunContext, Shell
 
@@ -542,7 +580,7 @@ class Sandbox:
             fs=self.fs,
             cancel=token,
             commands=self._commands,
-            http=_LazyHTTP(self) if self._allow_net else None,
+            http=http,
             python=self._python,
             nested=lambda req: self._run_nested(req, ctx, sh),
         )

@@ -61,7 +61,8 @@ def err(client: SyncClient, name: str, args: dict, code: str) -> str:
 
 def test_tools_are_listed_with_schemas_and_annotations(client: SyncClient) -> None:
     assert set(client.tools) == {"bash", "read", "write", "edit", "list", "glob", "changes",
-                                 "diff", "sync"}
+                                 "diff", "sync", "view_image", "job_start", "job_output",
+                                 "job_send", "job_signal", "job_kill", "jobs"}
     for t in client.tools.values():
         assert t.input_schema["type"] == "object"
         assert t.output_schema["type"] == "object"

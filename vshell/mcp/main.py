@@ -20,6 +20,7 @@ from vshell.cli.args import (
     parse_duration,
     parse_size,
 )
+from vshell.mcp import clientconfig
 from vshell.mcp.budget import DEFAULT_MAX_RESULT_BYTES
 from vshell.records import record
 
@@ -34,8 +35,9 @@ usage: vshell mcp [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--
 
 HELP = USAGE + """
 Serve one persistent vshell session over the Model Context Protocol: tools bash, read,
-write, edit, list and glob, and changes, diff and sync to review and apply what the
-session wrote to --mount HOST:VPATH:cow mounts.  Over stdio by default (stdout carries
+write, edit, list, glob and view_image, job_start, job_output, job_send, job_signal,
+job_kill and jobs for background jobs, and changes, diff and sync to review and apply
+what the session wrote to --mount HOST:VPATH:cow mounts.  Over stdio by default (stdout carries
 only the protocol; logs go to stderr), or streamable HTTP at http://HOST:PORT/mcp with
 --http.
 
@@ -52,6 +54,9 @@ server options:
                               127.0.0.1; PORT 0 picks a free port, printed on stderr)
   --token TOKEN               HTTP only: require `Authorization: Bearer TOKEN` (also read
                               from $VSHELL_MCP_TOKEN)
+  --print-config CLIENT       print the JSON config block for CLIENT (claude-desktop, cursor,
+                              vscode, claude-code, windsurf) that starts this vshell by
+                              absolute path with the other flags given, and exit
 """
 
 
@@ -114,6 +119,7 @@ def parse_listen(text: str) -> tuple[str, int]:
 def main(argv: list[str]) -> int:
     """Entry point of ``vshell mcp``; returns the process exit status."""
     try:
+        client, argv = clientconfig.split_print_config(argv)
         so, rest = split_args(argv)
         opts = parse_args(rest)
         if opts.action == "run" and (opts.command is not None or opts.file is not None):
@@ -122,9 +128,11 @@ def main(argv: list[str]) -> int:
         for flag, given in (("--try", opts.try_mode), ("--history-file", opts.history_file)):
             if given:
                 raise UsageError(f"{flag} is for the REPL, not for vshell mcp")
-    except UsageError as e:
+    except (UsageError, clientconfig.ConfigError) as e:
         sys.stderr.write(f"vshell mcp: {e}\nTry 'vshell mcp --help' for more information.\n")
         return 2
+    if client is not None:
+        return clientconfig.print_config(client, argv)
     info = info_text(opts, HELP)
     if info is not None:
         sys.stdout.write(info)

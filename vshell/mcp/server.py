@@ -123,8 +123,10 @@ def build_server(session: Session) -> Server[Any]:
         if session.closed:
             raise MCPError(types.INTERNAL_ERROR, "the vshell session is closed")
         res = await session.call(params.name, dict(params.arguments or {}))
+        content: list[Any] = [types.TextContent(text=res.text)]
+        content += [types.ImageContent(data=p.data, mime_type=p.mime_type) for p in res.images]
         return types.CallToolResult(
-            content=[types.TextContent(text=res.text)],
+            content=content,
             structured_content=res.structured,
             is_error=res.is_error,
         )

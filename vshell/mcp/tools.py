@@ -12,9 +12,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from vshell.background import JobError
 from vshell.command import Cancelled, CancelToken
-from vshell.mcp import budget, fileops, review
+from vshell.mcp import budget, fileops, jobs, review
 from vshell.mcp.fileops import ToolError
+from vshell.mcp.image import Picture
 from vshell.records import field, record
 from vshell.result import Outcome
 
@@ -24,11 +26,13 @@ if TYPE_CHECKING:
 
 @record
 class ToolResult:
-    """What one call returns: model-facing text, typed fields, and whether it failed."""
+    """What one call returns: model-facing text, typed fields, whether it failed, and any
+    images (base64 + MIME type: plain data, so a result crosses a process boundary as is)."""
 
     text: str
     structured: dict[str, Any] | None = None
     is_error: bool = False
+    images: list[Picture] = field(default_factory=list)
 
 
 @record
@@ -53,8 +57,12 @@ class ToolSpec:
 
 
 def error_result(err: ToolError) -> ToolResult:
-    """A tool failure: the stable code leads the text so it is easy to branch on."""
-    return ToolResult(f"{err.code}: {err.message}", None, True)
+    """A tool failure: the stable code leads the text so it is easy to branch on; an error
+    with a ``detail`` (view_image's, as boxsh has them) carries {code, message, detail}."""
+    detail = getattr(err, "detail", None)
+    data = None if detail is None else {"code": err.code, "message": err.message,
+                                        "detail": detail}
+    return ToolResult(f"{err.code}: {err.message}", data, True)
 
 
 # --- bash ------------------------------------------------------------------------------
@@ -81,6 +89,16 @@ _BASH_OUT = {
         "result_budget_bytes": {"type": "integer"},
         "stdout_dropped_bytes": {"type": "integer"},
         "stderr_dropped_bytes": {"type": "integer"},
+        "limits": {"type": "object", "description": "the limits this call ran under (when "
+                   "it passed timeout, output_limit or allow_net)", "properties": {
+                       "timeout_sec": {"type": ["number", "null"]},
+                       "timeout_source": {"type": "string"},
+                       "output_limit": {"type": "integer"},
+                       "allow_net": {"type": ["array", "null"], "items": {"type": "string"}},
+                       "network": {"type": "string", "enum": ["off", "session", "narrowed"]},
+                       "capped": {"type": "array", "items": {"type": "string"},
+                                  "description": "arguments that asked for more than the "
+                                  "session allows and got the session's value"}}},
     },
     "required": ["exit_code", "stdout", "stderr", "outcome", "truncated", "duration_ms"],
 }
@@ -107,35 +125,102 @@ def _join_text(stdout: str, stderr: str, code: int, notes: list[str]) -> str:
     return text
 
 
-def run_bash(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
-             cancel: CancelToken | None = None) -> ToolResult:
-    """Run a script in the persistent session and shape its result for a model."""
-    command = args.get("command")
-    if not isinstance(command, str):
-        raise ToolError("E_INVALID_ARGUMENT", "command must be a string")
+class _CallSink:
+    """A stream that keeps at most ``limit`` bytes: a call's own, narrower output limit
+    (the sandbox's sink forwards what it keeps here)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.data = bytearray()
+        self.truncated = False
+
+    def write(self, b: bytes) -> int:
+        room = self.limit - len(self.data)
+        if len(b) > room:
+            self.truncated = True
+        self.data += b[: max(0, room)]
+        return len(b)
+
+    def flush(self) -> None:
+        pass
+
+
+def call_limits(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any]) -> dict[str, Any]:
+    """The limits one bash call runs under: its own ``timeout``, ``output_limit`` and
+    ``allow_net`` may narrow the session's, never widen them: a value past the session's
+    gets the session's (and is named in ``capped``)."""
     timeout = args.get("timeout")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                 or timeout < 0):
         raise ToolError("E_INVALID_ARGUMENT", "timeout must be a number of seconds >= 0")
+    out_limit = args.get("output_limit")
+    if out_limit is not None and (isinstance(out_limit, bool) or not isinstance(out_limit, int)
+                                  or out_limit < 0):
+        raise ToolError("E_INVALID_ARGUMENT", "output_limit must be a number of bytes >= 0")
+    net = args.get("allow_net")
+    if net is not None:
+        if not isinstance(net, list) or not all(isinstance(e, str) for e in net):
+            raise ToolError("E_INVALID_ARGUMENT", "allow_net must be a list of strings")
+    capped: list[str] = []
     limit: float | None
     if timeout:
         limit, source = float(timeout), "request"
     else:
         limit, source = cfg.command_timeout, "server_default"
     if sb.timeout is not None and (limit is None or sb.timeout < limit):
+        if timeout:
+            capped.append("timeout")
         limit, source = sb.timeout, "sandbox"
+    output = sb.output_limit
+    if out_limit is not None:
+        if out_limit > sb.output_limit:
+            capped.append("output_limit")
+        output = min(out_limit, sb.output_limit)
+    session_net = list(getattr(sb, "_allow_net", []))
+    if net is not None and not session_net and net:
+        capped.append("allow_net")  # the session has no network to narrow
+    return {"timeout_sec": limit, "timeout_source": source, "output_limit": output,
+            "allow_net": net, "network": "off" if not session_net or net == [] else
+            "session" if net is None else "narrowed", "capped": capped}
+
+
+def run_bash(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
+             cancel: CancelToken | None = None) -> ToolResult:
+    """Run a script in the persistent session and shape its result for a model."""
+    command = args.get("command")
+    if not isinstance(command, str):
+        raise ToolError("E_INVALID_ARGUMENT", "command must be a string")
+    limits = call_limits(sb, cfg, args)
+    limit, source = limits["timeout_sec"], limits["timeout_source"]
+    sinks = None
+    if limits["output_limit"] < sb.output_limit:
+        sinks = _CallSink(limits["output_limit"]), _CallSink(limits["output_limit"])
     began = time.monotonic()
-    res = sb.exec(command, timeout=limit or None, cancel=cancel)
+    res = sb.exec(command, timeout=limit or None, cancel=cancel, allow_net=limits["allow_net"],
+                  stdout=sinks[0] if sinks else None, stderr=sinks[1] if sinks else None)
     took = int((time.monotonic() - began) * 1000)
+    if res.outcome is Outcome.INVALID and limits["allow_net"] is not None and \
+            res.stderr.startswith(b"vshell: allow_net: "):  # the sandbox checked the entries
+        raise ToolError("E_INVALID_ARGUMENT", _decode(res.stderr[8:]).strip())
+    if sinks:
+        res.stdout, res.stderr = bytes(sinks[0].data), bytes(sinks[1].data)
+        res.truncated = res.truncated or sinks[0].truncated or sinks[1].truncated
     stdout, stderr = _decode(res.stdout), _decode(res.stderr)
     data: dict[str, Any] = {"exit_code": res.exit_code, "stdout": stdout, "stderr": stderr,
                             "outcome": str(res.outcome), "truncated": bool(res.truncated),
                             "duration_ms": took, "cwd": sb.cwd,
                             "output_limited": bool(res.truncated)}
+    if any(k in args for k in ("output_limit", "allow_net", "timeout")):
+        data["limits"] = limits
     notes: list[str] = []
     lead = ""
     if res.truncated:
-        notes.append(f"[output truncated at the sandbox output limit of {sb.output_limit} bytes]")
+        which = "this call's" if sinks else "the sandbox"
+        notes.append(f"[output truncated at {which} output limit of {limits['output_limit']} "
+                     "bytes]")
+    if limits["capped"]:
+        notes.append(f"[{', '.join(limits['capped'])}: a call may narrow the session's limits, "
+                     "not widen them; the session's value applied]")
     if res.outcome is Outcome.TIMED_OUT:
         data.update(timed_out=True, timeout_sec=limit, timeout_source=source)
         why = {"request": "the `timeout` this call passed",
@@ -306,6 +391,110 @@ def run_sync(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
     return apply_budget(ToolResult(budget.cut_text(text), data, failed), cfg.max_result_bytes)
 
 
+# --- view_image ----------------------------------------------------------------------------
+_IMAGE_OUT = {
+    "type": "object",
+    "properties": {
+        "encoding": {"type": "string", "enum": ["image"]},
+        "path": {"type": "string"},
+        "mime_type": {"type": "string",
+                      "enum": ["image/png", "image/jpeg", "image/gif", "image/webp"]},
+        "width": {"type": "integer", "description": "of the image returned"},
+        "height": {"type": "integer"},
+        "original_width": {"type": "integer", "description": "of the file"},
+        "original_height": {"type": "integer"},
+        "was_resized": {"type": "boolean"},
+        "size": {"type": "integer", "description": "bytes of the image returned"},
+        "file_size": {"type": "integer"},
+        "animated": {"type": "boolean", "description": "only the first frame is returned"},
+        "converted": {"type": "boolean", "description": "re-encoded in another format"},
+        "format": {"type": "string", "description": "the file's format"},
+    },
+    "required": ["encoding", "mime_type", "width", "height", "original_width",
+                 "original_height", "was_resized", "size", "animated", "converted"],
+}
+
+
+def run_view_image(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
+                   cancel: CancelToken | None = None) -> ToolResult:
+    """An image file as an image block; the picture must fit the result budget whole."""
+    from vshell.mcp import image
+
+    try:
+        import PIL  # noqa: F401 - only to say clearly that it is missing
+    except ImportError:
+        raise ToolError("E_UNAVAILABLE", "view_image needs Pillow, which is not installed: "
+                        "pip install 'vshell[mcp]'") from None
+    room = 0
+    if cfg.max_result_bytes > 0:
+        room = cfg.max_result_bytes - budget.ENVELOPE_RESERVE - 2048  # text and metadata
+        if room <= 0:
+            raise ToolError("E_TOO_LARGE", "the result budget (--max-result-bytes) has no "
+                            "room for an image")
+    text, meta, picture = image.view_image(sb.fs, sb.cwd, args.get("path"), args.get("detail"),
+                                           room)
+    return ToolResult(text, meta, False, [picture])
+
+
+# --- background jobs (vshell.mcp.jobs) ------------------------------------------------------
+def _job_tool(fn: Callable[..., tuple[str, dict[str, Any]]]) -> Callable[..., ToolResult]:
+    """A job tool: its waits are bounded by the server's command timeout, its output by the
+    result budget (the read is sized to fit, so no byte is cut after it was consumed)."""
+
+    def run(sb: Sandbox, cfg: ServerConfig, args: dict[str, Any],
+            cancel: CancelToken | None = None) -> ToolResult:
+        try:
+            text, data = fn(sb, args, cfg.command_timeout, cfg.max_result_bytes, cancel)
+        except JobError as e:
+            raise ToolError(e.code, e.message) from None
+        return ToolResult(text, data)
+
+    return run
+
+
+_JOB_TOOLS = [
+    ToolSpec(
+        "job_start", "Start a background job",
+        "Start a bash script in the background and return at once with its id: it runs like "
+        "`( script ) &` in the session (a copy of the cwd, variables and functions; the same "
+        "files), so bash calls keep working while it runs. Read its output with job_output, "
+        "type at it with job_send (python3 -i, a `while read` loop), stop it with job_signal "
+        "or job_kill. Its output log keeps the last 1 MiB per stream.",
+        jobs.START_IN, jobs.START_OUT, read_only=False, destructive=True, idempotent=False,
+        run=_job_tool(jobs.start)),
+    ToolSpec(
+        "job_output", "Read a background job's output",
+        "Output of a job since the last read (or from `cursor`), combined or one stream; "
+        "`wait` seconds for new output or, with wait_for 'exit', for the job to end. "
+        "next_cursor says where to continue; dropped_bytes counts output the log no longer "
+        "holds.",
+        jobs.OUTPUT_IN, jobs.OUTPUT_OUT, read_only=True, destructive=False, idempotent=False,
+        run=_job_tool(jobs.output)),
+    ToolSpec(
+        "job_send", "Write to a background job's stdin",
+        "Write text to a job's stdin as is (end lines with \n); close: true sends EOF after "
+        "it. With `wait`, the job's new output comes back in the same call.",
+        jobs.SEND_IN, jobs.SEND_OUT, read_only=False, destructive=False, idempotent=False,
+        run=_job_tool(jobs.send)),
+    ToolSpec(
+        "job_signal", "Signal a background job",
+        "INT stops the job's run as Ctrl-C does (exit status 130), TERM likewise with status "
+        "143, KILL ends it at once (137). The job stays listed and its output readable.",
+        jobs.SIGNAL_IN, jobs.SIGNAL_OUT, read_only=False, destructive=True, idempotent=False,
+        run=_job_tool(jobs.signal)),
+    ToolSpec(
+        "job_kill", "End and remove a background job",
+        "Kill a job if it still runs, return the output nobody has read yet, and forget it.",
+        jobs.KILL_IN, jobs.KILL_OUT, read_only=False, destructive=True, idempotent=False,
+        run=_job_tool(jobs.kill)),
+    ToolSpec(
+        "jobs", "List background jobs",
+        "The session's background jobs: id, command, state, exit code and output bytes.",
+        jobs.JOBS_IN, jobs.JOBS_OUT, read_only=True, destructive=False, idempotent=True,
+        run=_job_tool(jobs.list_jobs)),
+]
+
+
 TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
     ToolSpec(
         "bash", "Run a bash script",
@@ -318,7 +507,14 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
             "command": {"type": "string", "description": "the script to run"},
             "timeout": {"type": "number", "minimum": 0,
                         "description": "seconds before the run is stopped (default: the "
-                        "server's --command-timeout)"}},
+                        "server's --command-timeout; at most the sandbox's --timeout)"},
+            "output_limit": {"type": "integer", "minimum": 0,
+                             "description": "bytes kept of stdout and of stderr each; may "
+                             "only lower the sandbox's --output-limit"},
+            "allow_net": {"type": "array", "items": {"type": "string"},
+                          "description": "this call's network allow list: a request must "
+                          "pass it and the session's (so it narrows, never widens); [] for "
+                          "no network"}},
          "required": ["command"]},
         _BASH_OUT, read_only=False, destructive=True, idempotent=False, run=run_bash),
     ToolSpec(
@@ -334,6 +530,21 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
          "required": ["path"]},
         _READ_OUT, read_only=True, destructive=False, idempotent=True,
         run=_file_tool(fileops.read_file, "path", "offset", "limit")),
+    ToolSpec(
+        "view_image", "View an image",
+        "Show an image file (png, jpeg, gif, webp; bmp and tiff are converted) as an image "
+        "the model can see, with its size and format in structuredContent. Images are "
+        "downscaled to a 2000 px longest edge (detail 'low': 512 px) and re-encoded smaller "
+        "when needed to fit the result; an animation shows its first frame. Fails with "
+        "E_NOT_IMAGE, E_UNSUPPORTED_FORMAT (detail.supported lists the formats; "
+        "detail.reason 'decode_failed' for a corrupt file) or E_TOO_LARGE.",
+        {"type": "object", "properties": {
+            "path": _PATH,
+            "detail": {"type": "string", "enum": ["auto", "low", "high"],
+                       "description": "'low' returns at most 512 px (fewer tokens); "
+                       "default 'auto' (2000 px)"}},
+         "required": ["path"]},
+        _IMAGE_OUT, read_only=True, destructive=False, idempotent=True, run=run_view_image),
     ToolSpec(
         "write", "Create or overwrite a file",
         "Write content to a file, replacing it atomically if it exists; missing parent "
@@ -402,6 +613,7 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in [
                       "ones resolve against the working directory); default: all"}}},
         review.SYNC_OUT, read_only=False, destructive=True, idempotent=True,
         run=run_sync),
+    *_JOB_TOOLS,
 ]}
 
 
