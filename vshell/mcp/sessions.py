@@ -147,9 +147,12 @@ class PooledSession:
 
     async def call(self, name: str, args: dict[str, Any]) -> tools.ToolResult:
         limit = watchdog_limit(self.cfg, self.sandbox_timeout, name, args)
+        # only the shell takes turns; file (and other) tools run beside a running command,
+        # as they do in-process (the Sandbox's own lock guards what it must)
+        serial = name == "bash"
         try:
             res: tools.ToolResult = await self.session.acall(TOOLS_CALL, self.cfg, name, args,
-                                                             timeout=limit)
+                                                             timeout=limit, serial=serial)
         except PoolError as e:
             return tools.ToolResult(f"{e.code}: {e.message}", None, True)
         return res

@@ -194,17 +194,23 @@ class PoolSession:
         except PoolError as e:
             return _lost_result(e)
 
-    def call(self, target: str, *args: Any, timeout: float | None = None) -> Any:
+    def call(self, target: str, *args: Any, timeout: float | None = None,
+             serial: bool = True) -> Any:
         """Run vshell function ``target`` (``"module:name"``) in the worker as
-        ``fn(sandbox, *args, cancel_token)`` and return its value; raises PoolError."""
+        ``fn(sandbox, *args, cancel_token)`` and return its value; raises PoolError.
+        ``serial=False`` lets it run beside the session's other requests (a read-only
+        file operation)."""
         self.open()
-        rid, fut = self._submit({"op": "call", "target": target, "args": args}, timeout)
+        rid, fut = self._submit({"op": "call", "target": target, "args": args,
+                                 "serial": serial}, timeout)
         return self._wait(rid, fut)
 
-    async def acall(self, target: str, *args: Any, timeout: float | None = None) -> Any:
+    async def acall(self, target: str, *args: Any, timeout: float | None = None,
+                    serial: bool = True) -> Any:
         """``call`` for asyncio (the MCP server's tool calls): cancelling cancels the call."""
         await self._aopen()
-        rid, fut = self._submit({"op": "call", "target": target, "args": args}, timeout)
+        rid, fut = self._submit({"op": "call", "target": target, "args": args,
+                                 "serial": serial}, timeout)
         return await self._await(rid, fut)
 
     def close(self, wait: bool = True) -> None:

@@ -127,7 +127,8 @@ class WorkerProcess:
             return
         if msg.get("ok"):
             p.future.set_result(msg.get("value"))
-        elif msg.get("code") == "E_WORKER_LOST":
+        elif msg.get("code") == "E_WORKER_LOST":  # it ends now: take nothing more
+            self.alive = False
             self.lost_reason = msg.get("message", self.lost_reason)
             p.future.set_exception(WorkerLost(self.lost_reason))
         else:

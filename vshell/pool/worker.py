@@ -127,8 +127,9 @@ class Worker:
         token = CancelToken()
         with self.guard:
             self.tokens[rid] = token
+        serial = msg.get("serial", True)  # a read-only file tool need not wait its turn
         try:
-            while not session.turn.acquire(timeout=0.05):
+            while serial and not session.turn.acquire(timeout=0.05):
                 if token.reason is not None:  # cancelled while another request ran
                     self.fail(rid, "E_CANCELED", "cancelled before it started")
                     return
@@ -139,7 +140,8 @@ class Worker:
                 else:
                     value = _target(msg["target"])(session.sandbox, *msg["args"], token)
             finally:
-                session.turn.release()
+                if serial:
+                    session.turn.release()
         finally:
             with self.guard:
                 self.tokens.pop(rid, None)
