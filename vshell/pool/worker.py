@@ -43,6 +43,7 @@ class Worker:
         self.sessions: dict[int, _Session] = {}
         self.tokens: dict[int, CancelToken] = {}
         self.guard = threading.Lock()
+        self.memory_hit = threading.Event()  # a run ended on MemoryError: the cap was reached
 
     def send(self, message: dict[str, Any]) -> None:
         with self.write_lock:
@@ -107,6 +108,7 @@ class Worker:
         except TypeError as e:  # an option Sandbox does not take
             self.fail(rid, "E_CONFIG", str(e))
             return
+        _watch_memory(sb, self.memory_hit)
         with self.guard:
             self.sessions[sid] = _Session(sb)
         self.reply(rid, sid)
@@ -145,7 +147,7 @@ class Worker:
         finally:
             with self.guard:
                 self.tokens.pop(rid, None)
-        if _holds_memory_error(value):
+        if self.memory_hit.is_set() or _holds_memory_error(value):
             self.out_of_memory(rid)
         self.reply(rid, value)
 
@@ -163,6 +165,20 @@ class Worker:
                       "(--worker-memory); the session's state was lost")
         finally:
             os._exit(EXIT_MEMORY)
+
+
+def _watch_memory(sb: Any, hit: threading.Event) -> None:
+    """Note every run of ``sb`` that ended on a MemoryError, whoever called ``exec`` (the
+    MCP tools turn the Result into text, so the worker could not see it afterwards)."""
+    run = sb.exec
+
+    def exec_watched(*args: Any, **kwargs: Any) -> Any:
+        res = run(*args, **kwargs)
+        if _holds_memory_error(res):
+            hit.set()
+        return res
+
+    sb.exec = exec_watched  # an instance attribute: this session's calls only
 
 
 def _holds_memory_error(value: Any) -> bool:
