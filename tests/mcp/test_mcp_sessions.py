@@ -170,13 +170,23 @@ def test_a_killed_worker_loses_only_its_session() -> None:
         told = bash(b, "echo ran")  # the idle session hears of it once
         assert told.is_error and "E_WORKER_LOST" in text(told)
         assert text(bash(b, "echo ${Y-fresh}")) == "fresh\n"
+        # SIGKILL gives the server no chance to clean up: the workers end on their own, at
+        # the end of their pipe, even in the middle of a command
+        workers = children(proc.pid)
+        running = later(a, "while :; do :; done")
+        time.sleep(0.3)
+        proc.kill()
+        proc.wait(5)
+        assert len(workers) == 1 and wait_for(lambda: gone(workers), 3)
+        running.cancel()
         a.close()
         b.close()
     finally:
-        stop(proc)
+        if proc.poll() is None:
+            stop(proc)
 
 
-def test_idle_sessions_expire(tmp_path: Any) -> None:
+def test_idle_sessions_expire() -> None:
     proc, url = start_http_server(["--workers", "1", "--session-ttl", "1s",
                                    "--max-sessions", "1"])
     try:
@@ -237,21 +247,33 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-def test_stdio_file_tools_answer_beside_a_running_command() -> None:
+@pytest.fixture(scope="module")
+def stdio() -> Iterator[SyncClient]:
+    client = SyncClient().open_stdio(["--workers", "1", "--worker-memory", "300M",
+                                      "--memory-limit", "0", "--memory-fs-limit", "0"])
+    yield client
+    client.close()
+
+
+def test_stdio_file_tools_answer_beside_a_running_command(stdio: SyncClient) -> None:
     """One stdio client is one session: its bash calls take turns, its file tools do not."""
-    client = SyncClient().open_stdio(["--workers", "1"])
-    try:
-        bash(client, "echo content > /tmp/f")
-        slow = later(client, "sleep 2; echo slow")
-        time.sleep(0.3)
-        began = time.monotonic()
-        res = client.call("read", {"path": "/tmp/f"})
-        assert "content" in text(res)
-        assert time.monotonic() - began < 1.5
-        assert not slow.done()
-        assert text(slow.result(30)) == "slow\n"
-    finally:
-        client.close()
+    bash(stdio, "echo content > /tmp/f")
+    slow = later(stdio, "sleep 2; echo slow")
+    time.sleep(0.3)
+    began = time.monotonic()
+    res = stdio.call("read", {"path": "/tmp/f"})
+    assert "content" in text(res)
+    assert time.monotonic() - began < 1.5
+    assert not slow.done()
+    assert text(slow.result(30)) == "slow\n"
+
+
+def test_a_worker_over_its_memory_cap_is_replaced(stdio: SyncClient) -> None:
+    bash(stdio, "export X=1")
+    res = bash(stdio, "x=$(head -c 500000000 /dev/zero | tr '\\0' a); echo ${#x}", 30)
+    assert res.is_error and text(res).startswith("E_WORKER_LOST"), text(res)
+    assert "memory cap" in text(res)
+    assert text(bash(stdio, "echo ${X-fresh}")) == "fresh\n"
 
 
 def test_workers_zero_keeps_the_in_process_server() -> None:
@@ -276,30 +298,3 @@ def test_bad_pool_flags_are_usage_errors() -> None:
         assert res.returncode == 2, (flags, res)
         assert b"vshell mcp:" in res.stderr and b"Traceback" not in res.stderr
 
-
-def test_a_worker_over_its_memory_cap_is_replaced() -> None:
-    client = SyncClient().open_stdio(["--workers", "1", "--worker-memory", "400M",
-                                      "--memory-limit", "0", "--memory-fs-limit", "0"])
-    try:
-        bash(client, "export X=1")
-        res = bash(client, "x=$(head -c 900000000 /dev/zero | tr '\\0' a); echo ${#x}", 30)
-        assert res.is_error and text(res).startswith("E_WORKER_LOST"), text(res)
-        assert "memory cap" in text(res)
-        assert text(bash(client, "echo ${X-fresh}")) == "fresh\n"
-    finally:
-        client.close()
-
-
-def test_a_killed_server_leaves_no_worker() -> None:
-    """SIGKILL gives the server no chance to clean up: the workers end on their own, at the
-    end of their pipe."""
-    proc, url = start_http_server(["--workers", "2"])
-    a = SyncClient().open_http(url)
-    workers = children(proc.pid)
-    running = later(a, "while :; do :; done")
-    time.sleep(0.5)
-    proc.kill()
-    proc.wait(5)
-    assert len(workers) == 2 and wait_for(lambda: gone(workers), 3)
-    running.cancel()
-    a.close()

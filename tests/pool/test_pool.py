@@ -12,10 +12,19 @@ import pickle
 import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from vshell import MemoryMount, Outcome, Sandbox, SandboxConfigError, SandboxPool, command
+from vshell import (
+    HostMount,
+    MemoryMount,
+    Outcome,
+    Sandbox,
+    SandboxConfigError,
+    SandboxPool,
+    command,
+)
 from vshell.pool import PoolSession, WorkerLost
 from vshell.pool.protocol import decode, encode
 
@@ -250,3 +259,12 @@ def test_the_supervisor_unpickles_only_plain_data_and_vshell_classes() -> None:
     evil = pickle.dumps(os.system)
     with pytest.raises(pickle.UnpicklingError, match="refused"):
         decode(evil)
+
+
+def test_a_relative_host_mount_means_the_callers_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "hello.txt").write_text("from the host\n")
+    monkeypatch.chdir(tmp_path)
+    with SandboxPool(workers=1, mounts=[HostMount("proj", "/work", readonly=True)]) as pool:
+        assert pool.session().exec("cat /work/hello.txt").stdout == b"from the host\n"

@@ -63,8 +63,8 @@ pool options:
                               of cores); 0 runs every session in this process, on threads
   --worker-memory BYTES       cap each worker's memory (an rlimit; default 4G; 0: none); a
                               worker over it is replaced and its sessions' state is lost
-  --max-sessions N            sessions open at once (default 32; --overlay allows 1); one
-                              more is refused with E_TOO_MANY_SESSIONS
+  --max-sessions N            sessions open at once (default 32; 0: no limit; --overlay
+                              allows 1); one more is refused with E_TOO_MANY_SESSIONS
   --session-ttl DURATION      HTTP only: end a session idle for DURATION (default 30m;
                               0: never); DELETE ends one at once
 """

@@ -24,7 +24,22 @@ from typing import Any
 from vshell.limits import DEFAULT_TIMEOUT
 from vshell.pool.supervisor import START_TIMEOUT, PoolError, Supervisor, WorkerLost, WorkerProcess
 from vshell.result import Outcome, Result
-from vshell.sandbox import SandboxConfigError
+from vshell.records import replace
+from vshell.sandbox import HostMount, SandboxConfigError
+
+
+def _absolute(options: dict[str, Any]) -> dict[str, Any]:
+    """Host paths resolved here, against this process's working directory: a worker's own
+    is elsewhere, and a relative mount must mean what it means to the caller."""
+    out = dict(options)
+    mounts = out.get("mounts")
+    if mounts:
+        out["mounts"] = [replace(m, host=os.path.abspath(m.host))
+                         if isinstance(m, HostMount) else m for m in mounts]
+    for key in ("overlay_dir", "ca_bundle"):
+        if out.get(key):
+            out[key] = os.path.abspath(os.fspath(out[key]))
+    return out
 
 
 def _check_options(options: dict[str, Any]) -> None:
@@ -257,6 +272,7 @@ class SandboxPool:
                  stop_grace: float = 1.0, preload: Sequence[str] = (),
                  **sandbox_options: Any) -> None:
         _check_options(sandbox_options)
+        sandbox_options = _absolute(sandbox_options)
         if workers is None:
             workers = os.cpu_count() or 1
         if workers < 1:
@@ -286,6 +302,7 @@ class SandboxPool:
         options = {**self.options, **overrides}
         if overrides:
             _check_options(options)
+            options = _absolute(options)
         with self._guard:
             if self._closed:
                 raise PoolError("E_POOL_CLOSED", "the pool is closed")
