@@ -107,3 +107,17 @@ def test_watchdog_limit_follows_the_bash_tools_timeout() -> None:
     assert watchdog_limit(ServerConfig(command_timeout=None), None, "bash", {}) is None
     assert watchdog_limit(cfg, None, "read", {}) == 60
     assert watchdog_limit(ServerConfig(command_timeout=5), None, "read", {}) == 60
+
+
+def test_images_of_a_result_become_image_blocks() -> None:
+    pytest.importorskip("mcp")
+    from vshell.mcp.server import _content
+
+    class Picture:
+        data, mime_type = "aGk=", "image/jpeg"
+
+    res = ToolResult("a chart")
+    res.images = [Picture(), {"data": "aGk=", "mime_type": "image/png"}]
+    blocks = _content(res)
+    assert [b.type for b in blocks] == ["text", "image", "image"]
+    assert [b.mime_type for b in blocks[1:]] == ["image/jpeg", "image/png"]

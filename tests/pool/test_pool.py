@@ -268,3 +268,14 @@ def test_a_relative_host_mount_means_the_callers_directory(
     monkeypatch.chdir(tmp_path)
     with SandboxPool(workers=1, mounts=[HostMount("proj", "/work", readonly=True)]) as pool:
         assert pool.session().exec("cat /work/hello.txt").stdout == b"from the host\n"
+
+
+def test_a_worker_runs_only_vshells_own_functions(pool: SandboxPool) -> None:
+    from vshell.mcp.tools import ServerConfig
+    from vshell.pool import PoolError
+
+    with pool.session() as s:
+        with pytest.raises(PoolError, match="not a vshell function"):
+            s.call("os:system", "echo hi")
+        res = s.call("vshell.mcp.tools:call", ServerConfig(), "bash", {"command": "echo ok"})
+        assert res.text == "ok\n"

@@ -75,13 +75,14 @@ def session_key(ctx: Any) -> str:
 
 
 def _content(res: tools.ToolResult) -> list[Any]:
-    """The result's content blocks: its text, then any image blocks it carries (a dict
-    ``{"type": "image", "data": base64, "mime_type": ...}`` each)."""
+    """The result's content blocks: its text, then the images it carries (each with
+    ``data``, base64, and ``mime_type``: plain data, so they cross from a worker as is)."""
     blocks: list[Any] = [types.TextContent(text=res.text)]
-    for b in getattr(res, "images", None) or ():
-        if isinstance(b, dict) and b.get("data"):
-            mime = str(b.get("mime_type") or b.get("mimeType") or "image/png")
-            blocks.append(types.ImageContent(data=b["data"], mime_type=mime))
+    for p in getattr(res, "images", None) or ():
+        data = p.get("data") if isinstance(p, dict) else getattr(p, "data", None)
+        mime = p.get("mime_type") if isinstance(p, dict) else getattr(p, "mime_type", None)
+        if data:
+            blocks.append(types.ImageContent(data=str(data), mime_type=str(mime or "image/png")))
     return blocks
 
 
