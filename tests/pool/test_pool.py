@@ -160,7 +160,9 @@ def test_options_must_be_plain_data() -> None:
     with pytest.raises(SandboxConfigError, match="commands="):
         SandboxPool(workers=1, commands=[hello])
     with pytest.raises(SandboxConfigError, match="plain data"):
-        SandboxPool(workers=1, env={"A": lambda: 1})  # type: ignore[dict-item]
+        SandboxPool(workers=1, env={"A": lambda: 1})
+    with pytest.raises(SandboxConfigError, match="plain data"):  # picklable, but not data
+        SandboxPool(workers=1, env={"A": Path("/x")})
 
 
 def test_bad_options_fail_at_session(pool: SandboxPool) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import pickle
 import threading
 import time
 from collections.abc import Sequence
@@ -22,9 +21,10 @@ from concurrent.futures import Future
 from typing import Any
 
 from vshell.limits import DEFAULT_TIMEOUT
+from vshell.pool.protocol import decode, encode
 from vshell.pool.supervisor import START_TIMEOUT, PoolError, Supervisor, WorkerLost, WorkerProcess
-from vshell.result import Outcome, Result
 from vshell.records import replace
+from vshell.result import Outcome, Result
 from vshell.sandbox import HostMount, SandboxConfigError
 
 
@@ -47,8 +47,8 @@ def _check_options(options: dict[str, Any]) -> None:
     if "commands" in options and list(options["commands"] or ()):
         raise SandboxConfigError("commands= holds Python callables, which cannot cross to a "
                                  "worker process: use Sandbox in-process for host commands")
-    try:
-        pickle.dumps(options, protocol=5)
+    try:  # the round trip the worker will make, with its safe unpickler
+        decode(encode(options)[4:])
     except Exception as e:  # noqa: BLE001 - any pickling failure means the same thing
         raise SandboxConfigError(f"sandbox options must be plain data to reach a worker "
                                  f"({type(e).__name__}: {e})") from None
