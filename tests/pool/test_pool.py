@@ -281,3 +281,15 @@ def test_a_worker_runs_only_vshells_own_functions(pool: SandboxPool) -> None:
             s.call("os:system", "echo hi")
         res = s.call("vshell.mcp.tools:call", ServerConfig(), "bash", {"command": "echo ok"})
         assert res.text == "ok\n"
+
+
+def test_a_worker_that_cannot_start_is_not_restarted_for_ever(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from vshell.pool import supervisor
+
+    monkeypatch.setattr(supervisor, "WORKER_MODULE", "vshell.pool.no_such_module")
+    with SandboxPool(workers=1, mounts=[MemoryMount("/work")]) as pool:
+        res = pool.session(eager=False).exec("echo hi")
+        assert res.outcome is Outcome.INTERNAL and b"E_NO_WORKER" in res.stderr, res
+        assert pool.supervisor.replaced == supervisor.MAX_FAILED_STARTS - 1
+        assert pool.worker_pids == []

@@ -27,6 +27,7 @@ log = logging.getLogger("vshell.pool")
 
 WORKER_MODULE = "vshell.pool.worker"
 START_TIMEOUT = 60.0  # seconds a new worker may take to say it is ready
+MAX_FAILED_STARTS = 3  # workers in a row that end before they are ready: stop replacing
 
 
 class PoolError(RuntimeError):
@@ -173,6 +174,7 @@ class Supervisor:
         self.replaced = 0
         self._lock = threading.Condition()
         self._rid = 0
+        self._failed_starts = 0
         self._closed = False
         self._ended = threading.Event()
         for i in range(workers):
@@ -212,6 +214,9 @@ class Supervisor:
                 ready = [w for w in self.workers if w.alive and w.ready.is_set()]
                 if ready:
                     return min(ready, key=lambda w: (len(w.sessions), len(w.pending)))
+                if not any(w.alive for w in self.workers):
+                    raise PoolError("E_NO_WORKER", "no worker process could be started "
+                                    "(see the log on stderr)")
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
@@ -302,10 +307,15 @@ class Supervisor:
                 if self.placement.get(sid) is worker:
                     del self.placement[sid]
             closed = self._closed
-            if not closed and worker in self.workers:
+            # a worker that never came up is not replaced for ever (a broken install, say)
+            self._failed_starts = 0 if worker.ready.is_set() else self._failed_starts + 1
+            if not closed and worker in self.workers and self._failed_starts < MAX_FAILED_STARTS:
                 self.replaced += 1
                 fresh = self._spawn(worker.index)
                 self.workers[self.workers.index(worker)] = fresh
+            elif not closed:
+                log.error("worker %d did not start (%s); not starting another", worker.pid,
+                          reason)
             self._lock.notify_all()
         for p in pending.values():
             if not p.future.done():
