@@ -48,12 +48,13 @@ class WorkerLost(PoolError):
 
 
 class _Pending:
-    __slots__ = ("future", "limit", "started", "cancelled", "sid")
+    __slots__ = ("future", "limit", "started", "cancelled", "sid", "stoppable")
 
-    def __init__(self, sid: int | None, limit: float | None) -> None:
+    def __init__(self, sid: int | None, limit: float | None, stoppable: bool = True) -> None:
         self.future: Future[Any] = Future()
         self.limit = limit
         self.sid = sid
+        self.stoppable = stoppable  # a shell run stops on cancel; some file writes finish
         self.started: float | None = None
         self.cancelled: float | None = None
 
@@ -147,7 +148,7 @@ class WorkerProcess:
     def overdue(self, now: float, grace: float) -> str | None:
         """Why this worker must be killed now, if one of its requests ran out of time."""
         for p in list(self.pending.values()):
-            if p.cancelled is not None and p.started is not None and \
+            if p.cancelled is not None and p.started is not None and p.stoppable and \
                     now - max(p.cancelled, p.started) > grace:
                 return f"a cancelled request did not stop within {grace:g}s"
             if p.started is not None and p.limit and now - p.started > p.limit + grace:
@@ -214,7 +215,8 @@ class Supervisor:
                 ready = [w for w in self.workers if w.alive and w.ready.is_set()]
                 if ready:
                     return min(ready, key=lambda w: (len(w.sessions), len(w.pending)))
-                if not any(w.alive for w in self.workers):
+                if self._failed_starts >= MAX_FAILED_STARTS and \
+                        not any(w.alive for w in self.workers):
                     raise PoolError("E_NO_WORKER", "no worker process could be started "
                                     "(see the log on stderr)")
                 left = deadline - time.monotonic()
@@ -243,7 +245,7 @@ class Supervisor:
     def _send(self, worker: WorkerProcess, message: dict[str, Any], sid: int | None,
               limit: float | None, rid: int | None = None) -> Future[Any]:
         rid = self._next_rid() if rid is None else rid
-        p = _Pending(sid, limit)
+        p = _Pending(sid, limit, bool(message.get("serial", True)))
         with self._lock:  # not after the reader handed the pending requests their loss
             if not worker.alive:
                 p.future.set_exception(WorkerLost(worker.lost_reason))

@@ -77,6 +77,9 @@ class Worker:
             if op == "open":  # in order: a request that follows its open finds the session
                 self.handle(msg)
                 continue
+            if op in ("exec", "call"):  # its token exists before a cancel can name it
+                with self.guard:
+                    self.tokens[msg["rid"]] = CancelToken()
             threading.Thread(target=self.handle, args=(msg,), name=f"pool-{op}",
                              daemon=True).start()
 
@@ -123,13 +126,13 @@ class Worker:
     def run(self, rid: int, msg: dict[str, Any]) -> None:
         with self.guard:
             session = self.sessions.get(msg["sid"])
+            token = self.tokens.setdefault(rid, CancelToken())
         if session is None:
+            with self.guard:
+                self.tokens.pop(rid, None)
             self.fail(rid, "E_NO_SESSION", f"no session {msg['sid']} in this worker")
             return
-        token = CancelToken()
-        with self.guard:
-            self.tokens[rid] = token
-        serial = msg.get("serial", True)  # a read-only file tool need not wait its turn
+        serial = msg.get("serial", True)  # the shell takes turns; file tools need not
         try:
             while serial and not session.turn.acquire(timeout=0.05):
                 if token.reason is not None:  # cancelled while another request ran
