@@ -19,6 +19,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Sandbox",
+    "SandboxPool",
     "SandboxConfigError",
     "HostMount",
     "MemoryMount",
@@ -37,6 +38,7 @@ __all__ = [
 
 _LAZY = {
     "Sandbox": "vshell.sandbox",
+    "SandboxPool": "vshell.pool",
     "SandboxConfigError": "vshell.sandbox",
     "HostMount": "vshell.sandbox",
     "MemoryMount": "vshell.sandbox",
@@ -53,6 +55,7 @@ _LAZY = {
 
 if _typing.TYPE_CHECKING:
     from vshell.command import Command, Exit, Invocation, NestedRequest, command, exitf
+    from vshell.pool import SandboxPool
     from vshell.result import Outcome, Result, SandboxError
     from vshell.sandbox import BackendMount, HostMount, MemoryMount, Sandbox, SandboxConfigError
 

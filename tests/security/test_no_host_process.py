@@ -20,10 +20,13 @@ FORBIDDEN = re.compile(
 )
 
 
-# The one exception, exactly: ``vshell run`` (the client of a scope's session, issue 20)
+# The two exceptions, exactly.  ``vshell run`` (the client of a scope's session, issue 20)
 # starts the scope's server, which is vshell itself (``python -m vshell.scope.server``),
-# never a command of a script.  It may do so in this file and with these calls only.
+# and a worker pool (``SandboxPool``, ``vshell mcp``, issue 18) starts its workers, vshell
+# itself too (``python -m vshell.pool.worker``); never a command of a script.  They may do
+# so in these two files and with these calls only.
 SERVER_SPAWN = "vshell/scope/spawn.py"
+POOL_SPAWN = "vshell/pool/supervisor.py"
 SERVER_SPAWN_CALLS = {"import subprocess", "subprocess"}
 
 
@@ -33,7 +36,7 @@ def test_source_has_no_process_calls() -> None:
         text = path.read_text()
         where = str(path.relative_to(ROOT.parent))
         for m in FORBIDDEN.finditer(text):
-            if where == SERVER_SPAWN and m.group(0).strip() in SERVER_SPAWN_CALLS:
+            if where in (SERVER_SPAWN, POOL_SPAWN) and m.group(0).strip() in SERVER_SPAWN_CALLS:
                 continue
             line = text.count("\n", 0, m.start()) + 1
             hits.append(f"{where}:{line}: {m.group(0).strip()}")
@@ -51,6 +54,76 @@ def test_the_server_spawn_starts_only_vshell() -> None:
     users = [p.relative_to(ROOT.parent) for p in ROOT.rglob("*.py")
              if "start_server" in p.read_text() and p.name != "spawn.py"]
     assert [str(p) for p in users] == ["vshell/scope/client.py"], users
+
+
+def test_the_pool_starts_only_its_worker_module() -> None:
+    """supervisor.py's one Popen runs ``sys.executable -m vshell.pool.worker`` with only
+    numeric and vshell-module arguments: no shell, no script text; WorkerProcess is its
+    only caller, and only the supervisor makes WorkerProcesses."""
+    text = (ROOT / "pool" / "supervisor.py").read_text()
+    calls = re.findall(r"subprocess\.(\w+)\(", text)
+    assert calls == ["Popen"], calls
+    assert 'WORKER_MODULE = "vshell.pool.worker"' in text
+    assert "argv = [sys.executable, \"-m\", WORKER_MODULE]" in text
+    assert "subprocess.Popen(argv," in text
+    assert "shell=True" not in text
+    added = re.findall(r"argv \+= \[([^\]]*)\]", text)
+    assert added == ['"--memory", str(int(memory))', '"--warm", module'], added
+    users = [str(p.relative_to(ROOT.parent)) for p in ROOT.rglob("*.py")
+             if "WorkerProcess(" in p.read_text()]
+    assert users == [POOL_SPAWN], users
+
+
+def test_the_pool_spawns_what_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At run time, too: every argv the pool hands to Popen is vshell's worker module."""
+    import sys
+
+    from vshell.pool import SandboxPool
+
+    seen: list[list[str]] = []
+    real = subprocess.Popen
+
+    def record(argv: list[str], *a: object, **k: object) -> object:
+        seen.append(list(argv))
+        assert not k.get("shell")
+        return real(argv, *a, **k)
+
+    monkeypatch.setattr(subprocess, "Popen", record)
+    with SandboxPool(workers=2, worker_memory=1 << 30, preload=("vshell.mcp.tools",),
+                     mounts=[MemoryMount("/work")]) as pool:
+        assert pool.wait_ready(30)
+    assert len(seen) == 2
+    for argv in seen:
+        assert argv == [sys.executable, "-m", "vshell.pool.worker", "--memory",
+                        str(1 << 30), "--warm", "vshell.mcp.tools"], argv
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (read from /proc)."""
+    kids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(entry))
+    return kids
+
+
+def test_scripts_in_a_pool_worker_start_no_process() -> None:
+    """A script run in a pool's worker starts no process there either."""
+    from vshell.pool import SandboxPool
+
+    with SandboxPool(workers=1, mounts=[MemoryMount("/work")], timeout=20) as pool:
+        s = pool.session()
+        for script in SCRIPTS:
+            res = s.exec(script)
+            assert res.outcome.value in ("completed", "not_found"), (script, res)
+            assert s.worker_pid is not None
+            assert _children(s.worker_pid) == [], script
 
 
 @pytest.fixture

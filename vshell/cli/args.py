@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vshell import __version__, limits
 from vshell.records import field, record
@@ -200,13 +200,21 @@ def _parse_count(flag: str, text: str) -> int:
 
 def build_sandbox(opts: Options) -> Sandbox:
     """The Sandbox the sandbox flags describe (shared by the shell and ``vshell mcp``)."""
-    from vshell.sandbox import HostMount, Sandbox
+    from vshell.sandbox import Sandbox
 
-    return Sandbox(
+    return Sandbox(**sandbox_options(opts))
+
+
+def sandbox_options(opts: Options) -> dict[str, Any]:
+    """The flags as Sandbox keyword arguments: plain data, so a pool's workers can take
+    them too (``vshell mcp --workers``)."""
+    from vshell.sandbox import HostMount
+
+    return dict(
         mounts=[HostMount(h, v, readonly=m == "ro", cow=m == "cow") for h, v, m in opts.mounts],
-        deny=opts.deny,
-        allow_net=opts.allow_net,
-        env=opts.env,
+        deny=list(opts.deny),
+        allow_net=list(opts.allow_net),
+        env=dict(opts.env),
         timeout=opts.timeout,
         output_limit=opts.output_limit,
         memory_fs_limit=opts.memory_fs_limit,

@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import sys
+from typing import Any
 
 from vshell.cli.args import (
     UsageError,
@@ -19,6 +20,7 @@ from vshell.cli.args import (
     parse_args,
     parse_duration,
     parse_size,
+    sandbox_options,
 )
 from vshell.mcp import clientconfig
 from vshell.mcp.budget import DEFAULT_MAX_RESULT_BYTES
@@ -31,10 +33,13 @@ usage: vshell mcp [--mount HOST:VPATH[:ro|:cow]]... [--deny-path PATTERN]... [--
                   [--env NAME=VALUE|NAME]... [--cwd VPATH] [--overlay DIR]
                   [--command-timeout DURATION] [--max-result-bytes BYTES]
                   [--http [HOST:]PORT] [--token TOKEN]
+                  [--workers N] [--worker-memory BYTES] [--max-sessions N]
+                  [--session-ttl DURATION]
 """
 
 HELP = USAGE + """
-Serve one persistent vshell session over the Model Context Protocol: tools bash, read,
+Serve persistent vshell sessions over the Model Context Protocol, one per MCP session
+(stdio: the one client; HTTP: each Mcp-Session-Id), each in a worker process: tools bash, read,
 write, edit, list, glob and view_image, job_start, job_output, job_send, job_signal,
 job_kill and jobs for background jobs, and changes, diff and sync to review and apply
 what the session wrote to --mount HOST:VPATH:cow mounts.  Over stdio by default (stdout carries
@@ -57,6 +62,16 @@ server options:
   --print-config CLIENT       print the JSON config block for CLIENT (claude-desktop, cursor,
                               vscode, claude-code, windsurf) that starts this vshell by
                               absolute path with the other flags given, and exit
+
+pool options:
+  --workers N                 worker processes started ahead of time (default: the number
+                              of cores); 0 runs every session in this process, on threads
+  --worker-memory BYTES       cap each worker's memory (an rlimit; default 4G; 0: none); a
+                              worker over it is replaced and its sessions' state is lost
+  --max-sessions N            sessions open at once (default 32; 0: no limit; --overlay
+                              allows 1); one more is refused with E_TOO_MANY_SESSIONS
+  --session-ttl DURATION      HTTP only: end a session idle for DURATION (default 30m;
+                              0: never); DELETE ends one at once
 """
 
 
@@ -67,11 +82,16 @@ class ServerOptions:
     http: tuple[str, int] | None = None
     token: str | None = None
     timeout_given: bool = False
+    workers: int | None = None  # None: one per core
+    worker_memory: int | None = 4 << 30
+    max_sessions: int = 32
+    session_ttl: float | None = 1800.0
 
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-_OWN = ("--command-timeout", "--max-result-bytes", "--http", "--token")
+_OWN = ("--command-timeout", "--max-result-bytes", "--http", "--token", "--workers",
+        "--worker-memory", "--max-sessions", "--session-ttl")
 
 
 def split_args(argv: list[str]) -> tuple[ServerOptions, list[str]]:
@@ -101,6 +121,17 @@ def split_args(argv: list[str]) -> tuple[ServerOptions, list[str]]:
             so.max_result_bytes = parse_size(val)
         elif name == "--http":
             so.http = parse_listen(val)
+        elif name in ("--workers", "--max-sessions"):
+            if not re.fullmatch(r"\d{1,6}", val.strip()):
+                raise UsageError(f"invalid {name} {val!r} (want a whole number)")
+            if name == "--workers":
+                so.workers = int(val)
+            else:
+                so.max_sessions = int(val)
+        elif name == "--worker-memory":
+            so.worker_memory = parse_size(val) or None
+        elif name == "--session-ttl":
+            so.session_ttl = parse_duration(val) or None
         else:
             so.token = val
         i += 1
@@ -155,7 +186,7 @@ def main(argv: list[str]) -> int:
     if not so.timeout_given:
         opts.timeout = None  # the per-call default (--command-timeout) governs instead
     try:
-        sb = build_sandbox(opts)
+        build_sandbox(opts).close()  # bad options fail here, before any session or worker
     except SandboxConfigError as e:
         sys.stderr.write(f"vshell mcp: {e}\n")
         return 2
@@ -163,10 +194,29 @@ def main(argv: list[str]) -> int:
     logging.basicConfig(stream=sys.stderr,  # stdout is the protocol: logs go to stderr only
                         level=level if level in _LEVELS else "WARNING",
                         format="vshell mcp: %(levelname)s %(name)s: %(message)s")
-    from vshell.mcp.tools import ServerConfig
-
-    session = server.Session(sb, ServerConfig(so.command_timeout, so.max_result_bytes))
+    sessions = _sessions(so, sandbox_options(opts))
     if so.http is not None:
         host, port = so.http
-        return server.serve_http(session, host, port, token)
-    return server.serve_stdio(session)
+        return server.serve_http(sessions, host, port, token)
+    return server.serve_stdio(sessions)
+
+
+def _sessions(so: ServerOptions, options: dict[str, Any]) -> Any:
+    """The server's sessions: in worker processes, or in this process with --workers 0."""
+    from vshell.mcp.sessions import InProcessSession, PooledSession, Sessions
+    from vshell.mcp.tools import ServerConfig
+    from vshell.sandbox import Sandbox
+
+    cfg = ServerConfig(so.command_timeout, so.max_result_bytes)
+    # one overlay directory holds one session's changes: a second session would share it
+    limit = 1 if options.get("overlay_dir") else so.max_sessions
+    ttl = so.session_ttl if so.http is not None else None
+    if so.workers == 0:
+        return Sessions(lambda: InProcessSession(Sandbox(**options), cfg),
+                        max_sessions=limit, ttl=ttl)
+    from vshell.pool import SandboxPool
+
+    pool = SandboxPool(so.workers or os.cpu_count() or 1, worker_memory=so.worker_memory,
+                       preload=("vshell.mcp.tools",), **options)
+    return Sessions(lambda: PooledSession(pool.session(eager=False), cfg),
+                    max_sessions=limit, ttl=ttl, pool=pool)

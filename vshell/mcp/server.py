@@ -1,8 +1,13 @@
 """Protocol glue: the tools of :mod:`vshell.mcp.tools` served with the official MCP SDK.
 
-Tool calls run on worker threads so the event loop keeps reading the wire; that is what
-lets ``notifications/cancelled`` (and the client going away) stop a running command at
-once: the SDK cancels the handler's scope, and the handler cancels the command's token.
+Each MCP session (stdio: the one client; streamable HTTP: each ``Mcp-Session-Id``) gets a
+sandbox session of its own, held by :class:`Sessions`.  With workers (the default) a session
+lives in a worker process of a :class:`~vshell.pool.SandboxPool`, so a script that holds the
+GIL freezes only its worker, never the event loop; with ``--workers 0`` it is an in-process
+:class:`~vshell.sandbox.Sandbox` whose calls run on threads.  Either way the event loop keeps
+reading the wire, which is what lets ``notifications/cancelled`` (and the client going
+away) stop a running command at once: the SDK cancels the handler's scope, and the handler
+cancels the command's token (in the worker, through a cancel message).
 """
 
 from __future__ import annotations
@@ -24,13 +29,15 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from vshell import __version__
-from vshell.command import CancelToken
 from vshell.mcp import tools
+from vshell.mcp.sessions import STDIO, InProcessSession, SessionLimitError, Sessions
+from vshell.pool import PoolError
 
 log = logging.getLogger("vshell.mcp")
 
 INSTRUCTIONS = (
-    "vshell: one persistent bash-compatible shell session over a virtual filesystem. "
+    "vshell: a persistent bash-compatible shell session (one per MCP session) over a "
+    "virtual filesystem. "
     "Use `bash` for commands (cwd, variables and functions persist between calls) and "
     "read/write/edit/list/glob for files; relative paths resolve against the session's "
     "working directory. No host programs can run; only the mounted directories exist. "
@@ -39,62 +46,7 @@ INSTRUCTIONS = (
 )
 
 
-class Session:
-    """The one sandbox every call uses, and the commands currently running in it."""
-
-    def __init__(self, sandbox: Any, cfg: tools.ServerConfig) -> None:
-        self.sandbox = sandbox
-        self.cfg = cfg
-        self._tokens: set[CancelToken] = set()
-        self._guard = threading.Lock()
-        self.closed = False
-
-    def stop_all(self, reason: str = "closed") -> None:
-        """Stop every running command (shutdown, or the client went away)."""
-        with self._guard:
-            running = list(self._tokens)
-        for t in running:
-            t.cancel(reason)
-
-    def close(self) -> None:
-        self.closed = True
-        self.stop_all()
-        self.sandbox.close()
-
-    async def call(self, name: str, args: dict[str, Any]) -> tools.ToolResult:
-        """Run one tool call on a daemon thread; cancelling the await cancels the command."""
-        token = CancelToken()
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[tools.ToolResult] = loop.create_future()
-
-        def finish(fut: asyncio.Future[tools.ToolResult], value: Any, failed: bool) -> None:
-            if fut.done():
-                return
-            if failed:
-                fut.set_exception(value)
-            else:
-                fut.set_result(value)
-
-        def work() -> None:
-            try:
-                value: Any = tools.call(self.sandbox, self.cfg, name, args, token)
-                failed = False
-            except BaseException as e:  # noqa: BLE001 - reported to the awaiting task
-                value, failed = e, True
-            try:
-                loop.call_soon_threadsafe(finish, done, value, failed)
-            except RuntimeError:  # the loop is gone: nobody is waiting any more
-                pass
-
-        with self._guard:
-            self._tokens.add(token)
-        try:
-            threading.Thread(target=work, name=f"mcp-{name}", daemon=True).start()
-            return await done
-        finally:
-            token.cancel("canceled")  # no-op once finished; stops it when the await was cancelled
-            with self._guard:
-                self._tokens.discard(token)
+Session = InProcessSession  # the name the in-process session had before the pool
 
 
 def _tool_list() -> list[types.Tool]:
@@ -110,7 +62,27 @@ def _tool_list() -> list[types.Tool]:
     ]
 
 
-def build_server(session: Session) -> Server[Any]:
+def session_key(ctx: Any) -> str:
+    """The MCP session a request belongs to: its ``Mcp-Session-Id`` over HTTP, else the
+    one stdio client."""
+    request = getattr(ctx, "request", None)
+    headers = getattr(request, "headers", None)
+    if headers is not None:
+        sid = headers.get("mcp-session-id")
+        if sid:
+            return str(sid)
+    return STDIO
+
+
+def _content(res: tools.ToolResult) -> list[Any]:
+    """The result's content blocks: its text, then the images it carries (base64 data and
+    a mime type: plain data, so they cross from a worker as is)."""
+    blocks: list[Any] = [types.TextContent(text=res.text)]
+    blocks += [types.ImageContent(data=p.data, mime_type=p.mime_type) for p in res.images]
+    return blocks
+
+
+def build_server(sessions: Sessions) -> Server[Any]:
     """A low-level SDK server whose two handlers delegate to the tool layer."""
     listing = _tool_list()
 
@@ -120,13 +92,17 @@ def build_server(session: Session) -> Server[Any]:
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name not in tools.TOOLS:
             raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}")
-        if session.closed:
-            raise MCPError(types.INTERNAL_ERROR, "the vshell session is closed")
+        try:
+            session = sessions.get(session_key(ctx))
+        except SessionLimitError as e:
+            return types.CallToolResult(content=[types.TextContent(text=f"{e.code}: {e}")],
+                                        is_error=True)
+        except PoolError as e:
+            return types.CallToolResult(content=[types.TextContent(text=str(e))],
+                                        is_error=True)
         res = await session.call(params.name, dict(params.arguments or {}))
-        content: list[Any] = [types.TextContent(text=res.text)]
-        content += [types.ImageContent(data=p.data, mime_type=p.mime_type) for p in res.images]
         return types.CallToolResult(
-            content=content,
+            content=_content(res),
             structured_content=res.structured,
             is_error=res.is_error,
         )
@@ -136,21 +112,22 @@ def build_server(session: Session) -> Server[Any]:
 
 
 # --- stdio -------------------------------------------------------------------------------
-def serve_stdio(session: Session) -> int:
+def serve_stdio(sessions: Sessions) -> int:
     """Serve one client over stdin/stdout until it closes stdin or a signal arrives."""
-    return _run(lambda: _stdio_main(session), session)
+    return _run(lambda: _stdio_main(sessions), sessions)
 
 
-async def _stdio_main(session: Session) -> None:
+async def _stdio_main(sessions: Sessions) -> None:
     from mcp.server.stdio import stdio_server
 
-    server = build_server(session)
+    server = build_server(sessions)
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
-def _run(main: Callable[[], Awaitable[None]], session: Session) -> int:
-    """Run ``main`` with SIGTERM/SIGINT/SIGHUP ending it; running commands stop first."""
+def _run(main: Callable[[], Awaitable[None]], sessions: Sessions) -> int:
+    """Run ``main`` with SIGTERM/SIGINT/SIGHUP ending it; running commands and the
+    workers end first."""
     got: list[int] = []
 
     async def runner() -> None:
@@ -160,7 +137,7 @@ def _run(main: Callable[[], Awaitable[None]], session: Session) -> int:
 
         def on_signal(sig: int) -> None:
             got.append(sig)
-            session.close()
+            sessions.close()
             task.cancel()
             # the SDK reads stdin on a thread that a cancel cannot interrupt: leave anyway
             timer = threading.Timer(1.0, _hard_exit, (128 + sig,))
@@ -181,7 +158,7 @@ def _run(main: Callable[[], Awaitable[None]], session: Session) -> int:
     try:
         asyncio.run(runner())
     finally:
-        session.close()
+        sessions.close()
     if got:
         _hard_exit(128 + got[0])
     return 0
@@ -218,7 +195,61 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
-def serve_http(session: Session, host: str, port: int, token: str | None) -> int:
+class SessionTracker:
+    """ASGI middleware: follows the transport's sessions by their ``Mcp-Session-Id``.
+
+    A request without one opens a session: refused with ``E_TOO_MANY_SESSIONS`` (HTTP
+    503) when ``--max-sessions`` are open, else the id the response carries is counted.
+    Every request with an id keeps its session alive (``--session-ttl``); ``DELETE``
+    ends it, and its sandbox session with it.
+    """
+
+    def __init__(self, app: Any, sessions: Sessions) -> None:
+        self.app = app
+        self.sessions = sessions
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        sid = headers.get(b"mcp-session-id", b"").decode("latin-1")
+        method = scope.get("method", "")
+        if sid:
+            self.sessions.touch(sid)
+            await self.app(scope, receive, send)
+            if method == "DELETE":
+                self.sessions.end(sid)
+            return
+        if method == "POST" and self.sessions.full():
+            await _refuse_session(send, self.sessions.max_sessions)
+            return
+
+        async def watch(message: Any) -> None:
+            if message["type"] == "http.response.start" and message.get("status", 500) < 400:
+                for k, v in message.get("headers") or []:
+                    if k.lower() == b"mcp-session-id":
+                        self.sessions.admit(v.decode("latin-1"))
+            await send(message)
+
+        await self.app(scope, receive, watch)
+
+
+async def _refuse_session(send: Any, limit: int | None) -> None:
+    import json
+
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+        "code": types.INTERNAL_ERROR,
+        "message": f"{SessionLimitError.code}: {limit} sessions are open (--max-sessions); "
+                   "close one or wait for one to expire",
+        "data": {"code": SessionLimitError.code}}}).encode()
+    await send({"type": "http.response.start", "status": 503,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def serve_http(sessions: Sessions, host: str, port: int, token: str | None) -> int:
     """Serve streamable HTTP at ``http://HOST:PORT/mcp`` until a signal arrives."""
     import uvicorn
 
@@ -230,11 +261,15 @@ def serve_http(session: Session, host: str, port: int, token: str | None) -> int
     except OSError as e:
         sys.stderr.write(f"vshell mcp: cannot listen on {host}:{port}: {e.strerror or e}\n")
         sock.close()
+        sessions.close()
         return 1
-    sock.listen(64)
+    sock.listen(256)
     bound = sock.getsockname()[1]
-    server = build_server(session)
-    app: Any = server.streamable_http_app(host=host)
+    server = build_server(sessions)
+    # the transport keeps sessions as long as we do; --max-sessions is ours (SessionTracker)
+    app: Any = server.streamable_http_app(host=host, session_idle_timeout=sessions.ttl,
+                                          max_sessions=None)
+    app = SessionTracker(app, sessions)
     if token:
         app = BearerAuth(app, token)
     shown = f"[{host}]" if ":" in host else host
@@ -248,17 +283,23 @@ def serve_http(session: Session, host: str, port: int, token: str | None) -> int
     class _Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             got.append(sig)
-            session.stop_all("terminate")  # running commands end now, not at their timeout
+            sessions.stop_all("terminate")  # running commands end now, not at their timeout
+            if sessions.pool is not None:
+                threading.Thread(target=sessions.close, daemon=True).start()
             super().handle_exit(sig, frame)
 
     uv = _Server(config)
 
     async def main() -> None:
-        await uv.serve(sockets=[sock])
+        sweeper = asyncio.ensure_future(sessions.sweeper())
+        try:
+            await uv.serve(sockets=[sock])
+        finally:
+            sweeper.cancel()
 
     try:
         anyio.run(main)
     finally:
-        session.close()
+        sessions.close()
         sock.close()
     return 128 + got[0] if got else 0
