@@ -111,13 +111,11 @@ def test_watchdog_limit_follows_the_bash_tools_timeout() -> None:
 
 def test_images_of_a_result_become_image_blocks() -> None:
     pytest.importorskip("mcp")
+    from vshell.mcp.image import Picture
     from vshell.mcp.server import _content
 
-    class Picture:
-        data, mime_type = "aGk=", "image/jpeg"
-
     res = ToolResult("a chart")
-    res.images = [Picture(), {"data": "aGk=", "mime_type": "image/png"}]
+    res.images = [Picture("aGk=", "image/jpeg"), Picture("aGk=", "image/png")]
     blocks = _content(res)
     assert [b.type for b in blocks] == ["text", "image", "image"]
     assert [b.mime_type for b in blocks[1:]] == ["image/jpeg", "image/png"]
