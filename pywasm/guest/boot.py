@@ -106,6 +106,8 @@ def main(cfg, code=None):
         _door(cfg["door"])
     optimize = opts.get("O", 0)
     kind, value, argv = cfg["kind"], cfg["value"], cfg["argv"]
+    if cfg.get("interrupt") and (kind == "interactive" or opts.get("i")):
+        _learn_interrupt()
     try:
         if kind == "interactive":  # no program and a terminal: Python's prompt
             sys.argv[:] = [""]
@@ -184,6 +186,63 @@ def main(cfg, code=None):
 
             _code.interact(banner=opts.get("banner", ""), local=__main__.__dict__,
                            exitmsg="")
+
+
+def _learn_interrupt():
+    """Show the host where this CPython's SIGINT words are (vshell/python/interrupt.py), so
+    that Ctrl-C at the prompt raises KeyboardInterrupt here instead of ending the guest.
+    Whatever goes wrong, nothing is learned and Ctrl-C stops the guest as before."""
+    import json
+    import os
+    import signal
+    import sys
+
+    try:
+        import _host
+        import _thread
+    except ImportError:
+        return
+
+    def call(req):
+        try:
+            return json.loads(_host.call(json.dumps(req).encode()))
+        except Exception:  # noqa: BLE001 - no answer: nothing learned
+            return {}
+
+    def settle():
+        for _ in range(3):  # a few backward jumps: the eval loop checks its signals
+            pass
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        fd = os.open("/dev/null", os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return
+    try:
+        old = signal.set_wakeup_fd(fd, warn_on_full_buffer=False)
+    except (OSError, ValueError):
+        os.close(fd)
+        return
+    ok = False
+    try:
+        req = {"op": "interrupt-begin", "fd": fd, "zero": id(0), "hexversion": sys.hexversion}
+        if call(req).get("ok"):
+            try:
+                _thread.interrupt_main()
+                settle()
+            except KeyboardInterrupt:
+                pass
+            try:
+                learned = call({"op": "interrupt-end"}).get("ok")
+                settle()
+            except KeyboardInterrupt:
+                ok = True
+            else:
+                ok = False if learned else ok
+            call({"op": "interrupt-check", "ok": ok})
+    finally:
+        signal.set_wakeup_fd(old)
+        os.close(fd)
 
 
 def _offer(code):

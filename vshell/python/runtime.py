@@ -202,9 +202,12 @@ def _host_function(method: Callable[..., Any], fmt: str, nparams: int, has_resul
         except Cancelled as e:  # a pipe or stream noticed the cancel before we did
             run.stop_reason = run.cancel.reason or str(e) or "canceled"
             return trap_new(b"vshell: guest stopped", 21) or 0
-        except KeyboardInterrupt:
-            run.interrupted = True
-            return trap_new(b"vshell: interrupted", 19) or 0
+        except KeyboardInterrupt:  # Ctrl-C on this (the main) thread during a host call
+            if _interrupt_guest(run):
+                result = abi.EINTR  # the guest raises KeyboardInterrupt itself
+            else:
+                run.interrupted = True
+                return trap_new(b"vshell: interrupted", 19) or 0
         except BaseException as e:  # noqa: BLE001 - a host bug must not kill the process
             run.host_errors.append(e)
             result = abi.EIO
@@ -221,16 +224,77 @@ def _on_epoch(ctx: int, env: int, delta: Any, kind: Any) -> int:
 
     run = getattr(_tls, "run", None)
     try:
+        if run is not None and run.interrupt_pending:
+            run.deliver_interrupt()
         if run is not None and not run.should_stop():
             delta[0] = 1
             kind[0] = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
             return 0
     except KeyboardInterrupt:  # Ctrl-C reaches Python code here while a guest spins
+        if run is not None and _interrupt_guest(run):
+            delta[0] = 1
+            kind[0] = 0
+            return 0
         if run is not None:
             run.interrupted = True
     except BaseException:  # noqa: BLE001, S110 - whatever went wrong, stop the guest
         pass
     return _native.error_new(b"vshell: python stopped") or 0
+
+
+def _interrupt_guest(run: Any) -> bool:
+    """Ctrl-C came as KeyboardInterrupt on the guest's own thread: raise it inside an
+    interactive guest (True), or False to stop the guest as for any other run."""
+    if run.interrupter is None:
+        return False
+    run.interrupt_pending = True
+    return bool(run.deliver_interrupt())
+
+
+def _note_sigint(wasi: Any) -> Callable[[], None] | None:
+    """While an interactive guest runs on the main thread under Python's default SIGINT
+    handler, a Ctrl-C is noted for the guest instead of raised: a KeyboardInterrupt raised
+    in the host would surface at the first line of whatever callback runs next, outside any
+    ``try``, and be lost.  The way back to the default handler, or None (nothing changed)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def note(signum: int, frame: Any) -> None:
+        ready = wasi.interrupter is not None and wasi.interrupter.ready
+        if ready:
+            wasi.interrupt_pending = True  # raised inside the guest at its next tick
+        else:
+            wasi.interrupted = True  # the guest stops; run() raises KeyboardInterrupt
+
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return None
+        signal.signal(signal.SIGINT, note)
+    except (ValueError, OSError):
+        return None
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    return restore
+
+
+_interactive: set[Any] = set()  # the interactive guests running now (their Wasi)
+_interactive_lock = threading.Lock()
+
+
+def interrupt() -> bool:
+    """Ctrl-C for the interactive guests running now, from any thread (the REPL's signal
+    handler): each raises KeyboardInterrupt inside itself at its next epoch tick or while
+    it waits for input.  False when none runs, or none learned how (then the caller
+    cancels the run as for any command)."""
+    with _interactive_lock:
+        runs = [r for r in _interactive if r.interrupter is not None and r.interrupter.ready]
+    for r in runs:
+        r.interrupt_pending = True
+    return bool(runs)
 
 
 class Runtime:
@@ -368,8 +432,11 @@ def _reserve(budget: Any, memory_limit: int) -> tuple[int, Hold | None]:
 
 def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
-        boot_sink: Callable[[bytes], None] | None = None) -> int:
+        boot_sink: Callable[[bytes], None] | None = None, interactive: bool = False) -> int:
     """Run the guest with ``argv`` for invocation ``inv``; its exit status (0-255).
+
+    ``interactive``: a person at a terminal uses Python's prompt: Ctrl-C (:func:`interrupt`)
+    raises KeyboardInterrupt inside the guest instead of stopping it.
 
     Raises :class:`~vshell.command.Cancelled` once the guest has stopped if the run's
     token was cancelled or its deadline passed."""
@@ -395,6 +462,10 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     from vshell.python import door
 
     wasi.door = door.handler(inv, boot_sink)
+    if interactive:
+        from vshell.python.interrupt import Interrupter
+
+        wasi.interrupter = Interrupter()
     store = wasmtime.Store(rt.engine)
     failure: BaseException | None = None
     prev = getattr(_tls, "run", None)
@@ -405,6 +476,11 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         store.set_epoch_deadline(1)
         _tls.run = wasi
         rt.ticker.add()
+        restore = None
+        if interactive:
+            with _interactive_lock:
+                _interactive.add(wasi)
+            restore = _note_sigint(wasi)
         try:
             instance = rt.pre.instantiate(store)
             exports: Any = instance.exports(store)  # the module's exports, checked on load
@@ -423,6 +499,11 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
             except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
                 failure = e
         finally:
+            if interactive:
+                with _interactive_lock:
+                    _interactive.discard(wasi)
+                if restore is not None:
+                    restore()
             rt.ticker.remove()
             _tls.run = prev
     finally:
