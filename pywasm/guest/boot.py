@@ -178,9 +178,6 @@ def main(cfg, code=None):
         sys.excepthook(type(e), e, e.__traceback__)
         raise SystemExit(1) from None
     finally:
-        door = sys.modules.get("_vshell_door")
-        if door is not None:  # processes made and never used run as the program ends
-            door._run_pending()
         if opts.get("i"):
             import code as _code
 
@@ -225,21 +222,25 @@ def _learn_interrupt():
         return
     ok = False
     try:
-        req = {"op": "interrupt-begin", "fd": fd, "zero": id(0), "hexversion": sys.hexversion}
-        if call(req).get("ok"):
+        for final in (False, True):  # two rounds: only what both find is kept
+            req = {"op": "interrupt-begin", "fd": fd, "zero": id(0),
+                   "hexversion": sys.hexversion}
+            if not call(req).get("ok"):
+                break
             try:
                 _thread.interrupt_main()
                 settle()
             except KeyboardInterrupt:
                 pass
             try:
-                learned = call({"op": "interrupt-end"}).get("ok")
+                learned = call({"op": "interrupt-end", "final": final}).get("ok")
                 settle()
             except KeyboardInterrupt:
-                ok = True
-            else:
-                ok = False if learned else ok
-            call({"op": "interrupt-check", "ok": ok})
+                ok = final
+                learned = True
+            if not learned:
+                break
+        call({"op": "interrupt-check", "ok": ok})
     finally:
         signal.set_wakeup_fd(old)
         os.close(fd)

@@ -191,7 +191,11 @@ def test_sandbox_interrupt_reaches_the_prompt(root: Path) -> None:
     t = threading.Thread(target=run, daemon=True)
     t.start()
     term.lines.put(b"print('spin', flush=True); exec('while True: pass')\n")
-    screen.wait_for(b"spin\n")
+    try:
+        screen.wait_for(b"spin\n")
+    finally:
+        if not t.is_alive():
+            print(out["res"])
     assert sb.interrupt() is True
     screen.wait_for(b">>> ", 2)
     term.lines.put(b"print('back')\n")

@@ -19,11 +19,13 @@ would differ between CPython builds:
 2. the boot calls ``_thread.interrupt_main()``: CPython's ``trip_signal`` sets the words,
    then writes one byte to the wakeup fd; at that write the host copies ``_PyRuntime`` (B);
 3. the eval loop handles the signal (KeyboardInterrupt, caught by the boot), which clears the
-   words; ``end``: the host copies it again (C) and keeps every word that only gained bits
-   from A to B (small ones: flags and bits, never pointers) and is back to A in C;
-4. ``end`` then sets those bits at once, as a self-test: the boot must see KeyboardInterrupt
-   right after, and says so with ``check``; if it did not, interrupts stay off for the run
-   and Ctrl-C stops the guest as before.
+   words; ``end``: the host copies it again (C) and keeps every word that gained exactly one
+   bit from A to B (a flag or a bit, never a pointer or a count) and is back to A in C;
+4. steps 1-3 run twice, and only the words both rounds found, with the same bit, are kept
+   (a word of the allocator or the collector that happened to move the same way once must
+   not be set later); the last ``end`` then sets those bits at once, as a self-test: the
+   boot must see KeyboardInterrupt right after, and says so with ``check``; if it did not,
+   interrupts stay off for the run and Ctrl-C stops the guest as before.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from typing import Any
 COOKIE = b"xdebugpy"
 SEARCH_BELOW = 4 << 20  # _PyRuntime starts at most this far below the small int 0
 MAX_RUNTIME = 16 << 20  # a sane bound on sizeof(_PyRuntimeState)
-SMALL = 1 << 16  # a learned word's gained bits are below this: flags, not pointers
 MAX_WORDS = 8
 _U32 = struct.Struct("<I")
 _HEAD = struct.Struct("<8sQQQ")  # cookie, version, free_threaded, runtime_state.size
@@ -52,6 +53,7 @@ class Interrupter:
         self._span: tuple[int, int] | None = None
         self._before: bytes | None = None
         self._during: bytes | None = None
+        self._rounds: list[set[tuple[int, int]]] = []
 
     def begin(self, mv: memoryview, fd: int, small_zero: int, hexversion: int) -> bool:
         """Step 1: find ``_PyRuntime`` near ``small_zero`` and copy it; False if not found."""
@@ -82,8 +84,9 @@ class Interrupter:
             start, size = self._span
             self._during = bytes(mv[start : start + size])
 
-    def end(self, mv: memoryview) -> bool:
-        """Step 3 and 4: learn the words and set them once (the guest checks it raised)."""
+    def end(self, mv: memoryview, final: bool) -> bool:
+        """Step 3 (and 4 when ``final``): learn this round's words; on the last round keep
+        the words every round found and set them once (the guest checks it raised)."""
         self.wakeup_fd = None
         span, before, during = self._span, self._before, self._during
         self._before = self._during = None
@@ -91,9 +94,9 @@ class Interrupter:
             return False
         start, size = span
         after = bytes(mv[start : start + size])
-        changed = (int.from_bytes(before, "little") ^ int.from_bytes(during, "little"))
+        changed = int.from_bytes(before, "little") ^ int.from_bytes(during, "little")
         diff = changed.to_bytes(size, "little")
-        words: list[tuple[int, int]] = []
+        found: set[tuple[int, int]] = set()
         seen: set[int] = set()
         for m in _NONZERO.finditer(diff):
             off = m.start() & ~3
@@ -104,11 +107,16 @@ class Interrupter:
             b = _U32.unpack_from(during, off)[0]
             c = _U32.unpack_from(after, off)[0]
             gained = b & ~a
-            if b | a == b and gained and gained < SMALL and c == a:
-                words.append((start + off, gained))
+            if b == a | gained and gained and not gained & (gained - 1) and c == a:
+                found.add((start + off, gained))
+        self._rounds.append(found)
+        if not final:
+            return bool(found)
+        words = set.intersection(*self._rounds)
+        self._rounds = []
         if not words or len(words) > MAX_WORDS:
             return False
-        self.words = words
+        self.words = sorted(words)
         self.ready = True
         self.poke(mv)
         return True
@@ -137,7 +145,7 @@ def answer(state: Interrupter, mv: memoryview, request: dict[str, Any]) -> dict[
             return {"ok": False}
         return {"ok": state.begin(mv, fd, zero, version)}
     if op == "interrupt-end":
-        return {"ok": state.end(mv)}
+        return {"ok": state.end(mv, request.get("final") is True)}
     if op == "interrupt-check":
         state.check(request.get("ok") is True)
         return {"ok": state.ready}

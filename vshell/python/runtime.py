@@ -461,7 +461,7 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     wasi.memory_hold = hold
     from vshell.python import door
 
-    wasi.door = door.handler(inv, boot_sink)
+    wasi.door = door.handler(inv, boot_sink, wasi.take_interrupt)
     if interactive:
         from vshell.python.interrupt import Interrupter
 
@@ -507,6 +507,10 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
             rt.ticker.remove()
             _tls.run = prev
     finally:
+        try:
+            wasi.door.close()  # the children it started end with the guest
+        except BaseException as e:  # noqa: BLE001 - a stop while waiting: the run stops anyway
+            failure = failure or e
         wasi.close()
         store.close()
         if wasi.memory_hold is not None:
@@ -531,6 +535,8 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     reason = inv.cancel.reason
     if reason is not None:
         raise Cancelled(reason)
+    if os.environ.get("VSHELL_DEBUG"):
+        inv.error(f"fatal error: {failure}")
     message = str(failure).strip().splitlines()
     inv.error(f"fatal error: {message[0] if message else type(failure).__name__}")
     return 134

@@ -540,6 +540,13 @@ class Wasi:
         self.interrupt_pending = False
         return bool(self.interrupter.poke(mv))
 
+    def take_interrupt(self) -> bool:
+        """A pending Ctrl-C, taken (the door answers it; the guest raises it itself)."""
+        if self.interrupt_pending:
+            self.interrupt_pending = False
+            return True
+        return False
+
     def _read_stdin(self, n: int) -> bytes:
         if self._stdin_read is None:
             return b""
