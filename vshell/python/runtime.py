@@ -39,9 +39,19 @@ DEFAULT_MEMORY_LIMIT = 1 << 30
 MIN_MEMORY_LIMIT = 48 << 20  # the snapshot's memory starts at 40 MiB
 SMALL_SHARE = 256 << 20  # a guest's share when the budget runs low (see _share)
 _RESERVING = threading.Lock()  # one guest at a time takes its share (see _reserve)
-# The engine's settings; the compiled artifact depends on them, so they are part of its key.
-# The runtime is built with WebAssembly exception handling (C++ exceptions in its packages).
-ENGINE_FLAGS = "epoch_interruption=1,wasm_exceptions=1"
+# The engine's settings, applied from this one table and part of the compiled artifact's
+# cache key (a module compiled under other settings is never loaded under these).  The
+# runtime is built with WebAssembly exception handling (C++ exceptions in its packages);
+# epoch interruption is what stops a runaway guest.  It costs: a check at every loop
+# header and function entry, i.e. at each bytecode CPython's eval loop dispatches (a
+# pure-Python loop ran about 25% faster without it, see benchmarks/bench_python.py's
+# notes), but nothing else can stop a guest spinning in compiled code.
+ENGINE_SETTINGS: dict[str, bool] = {"epoch_interruption": True, "wasm_exceptions": True}
+
+
+def engine_flags() -> str:
+    """The settings as they enter the cache key (unchanged since they were a fixed string)."""
+    return ",".join(f"{k}={int(v)}" for k, v in sorted(ENGINE_SETTINGS.items()))
 
 _tls = threading.local()
 _lock = threading.Lock()
@@ -114,7 +124,7 @@ def artifact_path() -> Any:
     import pywasm
 
     name = pywasm.binary_name()
-    digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.PINS[name][1], ENGINE_FLAGS,
+    digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.PINS[name][1], engine_flags(),
                        platform.machine())
     folder = cache.cache_dir()
     stem = "python-" + pywasm.PYTHON_VERSION + ("" if name == pywasm.SNAPSHOT else "-plain")
@@ -306,8 +316,8 @@ class Runtime:
         from vshell.python import _native
 
         config = wasmtime.Config()
-        config.epoch_interruption = True
-        config.wasm_exceptions = True
+        for name, value in ENGINE_SETTINGS.items():
+            setattr(config, name, value)
         self.engine = wasmtime.Engine(config)
         self.module = _load_module(self.engine, notify)
         self.linker = wasmtime.Linker(self.engine)
