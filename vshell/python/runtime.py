@@ -316,8 +316,8 @@ class Runtime:
         from vshell.python import _native
 
         config = wasmtime.Config()
-        for name, value in ENGINE_SETTINGS.items():
-            setattr(config, name, value)
+        for setting, value in ENGINE_SETTINGS.items():
+            setattr(config, setting, value)
         self.engine = wasmtime.Engine(config)
         self.module = _load_module(self.engine, notify)
         self.linker = wasmtime.Linker(self.engine)
