@@ -237,3 +237,12 @@ def test_os_popen_reads_as_the_command_writes(sb: Sandbox) -> None:
                  "print(f.readline().strip()); open('/tmp/go2', 'w').close()\n"
                  "print(f.readline().strip(), f.close())")
     assert res.stdout == b"first\nsecond None\n", res.stderr
+
+
+def test_kill_a_child_blocked_on_a_full_pipe_then_read_the_rest(sb: Sandbox) -> None:
+    res = py(sb, "import subprocess\n"
+                 "p = subprocess.Popen(['yes'], stdout=subprocess.PIPE)\n"
+                 "print(p.stdout.read(4)); p.kill(); print(p.wait())\n"
+                 "rest = p.stdout.read()\n"
+                 "print(set(rest) <= set(b'y\\n'), len(rest) <= 2 << 20)")
+    assert res.stdout == b"b'y\\ny\\n'\n-9\nTrue True\n", res.stderr

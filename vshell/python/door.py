@@ -69,9 +69,9 @@ def handler(inv: Any, boot_sink: Callable[[bytes], None] | None = None,
 class Child:
     """One command started by the guest, running on its own thread."""
 
-    def __init__(self, inv: Any, argv: list[str], streams: dict[str, Any], env: Any,
-                 cwd: str | None) -> None:
-        self.token = inv.cancel.child()
+    def __init__(self, inv: Any, token: Any, argv: list[str], streams: dict[str, Any],
+                 env: Any, cwd: str | None) -> None:
+        self.token = token  # a child of the run's: stopped with it, or by kill()
         self.pipes: dict[str, Pipe] = {k: v for k, v in streams.items() if isinstance(v, Pipe)}
         self.status: int | None = None
         self.killed = 0  # the signal kill() sent
@@ -187,7 +187,8 @@ class Door:
             raise ValueError("empty argv")
         if req.get("shell") is not True and not _exists(inv, argv[0]):
             return {"notfound": True}
-        check = inv.cancel.check
+        token = inv.cancel.child()
+        check = token.check  # a pipe end waiting on a killed command gives up too
         streams: dict[str, Any] = {}
         spec = req.get("stdin")
         if spec == "pipe":
@@ -212,7 +213,7 @@ class Door:
         if env is not None:
             env = {str(k): str(v) for k, v in env.items()}
         cwd = req.get("cwd")
-        child = Child(inv, argv, streams, env, inv.abs(str(cwd)) if cwd else None)
+        child = Child(inv, token, argv, streams, env, inv.abs(str(cwd)) if cwd else None)
         if streams["stderr"] is streams["stdout"] and "stdout" in child.pipes:
             child.pipes.pop("stderr", None)  # one pipe, closed once
         num = self.next_id
@@ -243,7 +244,7 @@ class Door:
             raise ValueError("not a pipe")
         n = int(req.get("n", 65536))
         while True:
-            data = pipe.read(n, timeout=SLICE)
+            data = pipe.read(n, timeout=SLICE, check=self.inv.cancel.check)
             if data is not None:
                 return {"data": base64.b64encode(data).decode()}
             if self.interrupted():
@@ -257,7 +258,7 @@ class Door:
             raise ValueError("not a pipe")
         data = base64.b64decode(req["data"])
         try:
-            pipe.write(data)
+            pipe.write(data, check=self.inv.cancel.check)
         except BrokenPipeError:
             return {"epipe": True}
         return {"n": len(data)}
@@ -302,7 +303,7 @@ class Door:
             def feed() -> None:
                 try:
                     if data:
-                        stdin.write(data)
+                        stdin.write(data, check=self.inv.cancel.check)
                 except (BrokenPipeError, Cancelled):
                     pass
                 finally:
@@ -319,10 +320,10 @@ class Door:
             """Take what is there; True while more may come."""
             more = False
             for name, p in outs.items():
-                chunk = p.read(-1, timeout=0)
+                chunk = p.read(-1, timeout=0, check=self.inv.cancel.check)
                 while chunk:
                     got[name].append(chunk)
-                    chunk = p.read(-1, timeout=0)
+                    chunk = p.read(-1, timeout=0, check=self.inv.cancel.check)
                 if chunk is None:
                     more = True
             return more or child.thread.is_alive()

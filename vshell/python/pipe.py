@@ -23,7 +23,7 @@ class Pipe:
     """One pipe: :attr:`reader` and :attr:`writer` are its two ends as file objects."""
 
     def __init__(self, check: Callable[[], None], capacity: int = CAPACITY) -> None:
-        self._check = check  # raises when the run is stopped
+        self._check = check  # raises when the command is stopped (its ends wait on this)
         self._buf = bytearray()
         self._capacity = capacity
         self._cond = threading.Condition()
@@ -32,7 +32,10 @@ class Pipe:
         self.reader = _Reader(self)
         self.writer = _Writer(self)
 
-    def write(self, data: bytes) -> int:
+    def write(self, data: bytes, check: Callable[[], None] | None = None) -> int:
+        """Write it all, waiting while full; ``check`` (default: the command's) is called
+        while waiting (the guest's end passes the run's own)."""
+        check = check or self._check
         data = bytes(data)
         with self._cond:
             pos = 0
@@ -44,16 +47,18 @@ class Pipe:
                 room = self._capacity - len(self._buf)
                 if room <= 0:
                     self._cond.wait(SLICE)
-                    self._check()
+                    check()
                     continue
                 self._buf += data[pos : pos + room]
                 pos += room
                 self._cond.notify_all()
             return len(data)
 
-    def read(self, n: int = -1, timeout: float | None = None) -> bytes | None:
+    def read(self, n: int = -1, timeout: float | None = None,
+             check: Callable[[], None] | None = None) -> bytes | None:
         """Up to ``n`` bytes (all there is for -1) once some are there; b"" at end of input;
-        None when ``timeout`` passed with nothing to read."""
+        None when ``timeout`` passed with nothing to read; ``check`` as for write."""
+        check = check or self._check
         with self._cond:
             waited = 0.0
             while not self._buf and not self.writer_closed:
@@ -62,7 +67,7 @@ class Pipe:
                 step = SLICE if timeout is None else min(SLICE, timeout - waited)
                 self._cond.wait(step)
                 waited += step
-                self._check()
+                check()
             n = len(self._buf) if n is None or n < 0 else n
             data = bytes(self._buf[:n])
             del self._buf[:n]
