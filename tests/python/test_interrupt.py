@@ -136,13 +136,18 @@ def test_ctrl_c_at_the_prompt_in_a_loop_and_in_sleep_raises_keyboardinterrupt(fs
         time.sleep(0.5)
         _interrupt()  # caught by the program itself
         screen.wait_for(b"caught\n")
+        term.lines.put(b"import subprocess; print('child'); subprocess.run(['sleep', '600'])\n")
+        screen.wait_for(b"child\n")
+        time.sleep(0.3)
+        _interrupt()  # while a command it started runs: both end
+        screen.wait_for(b">>> ", 7)
         term.lines.put(b"print('still here', 6 * 7)\n")
         screen.wait_for(b"still here 42\n")
         # then Ctrl-D (end of input) leaves
 
     ran, screen = _session(fs, ["-q"], steps)
     assert ran.status == 0, ran.stderr
-    assert ran.stderr.count(b"KeyboardInterrupt") == 3, ran.stderr
+    assert ran.stderr.count(b"KeyboardInterrupt") == 4, ran.stderr
     assert b'File "<console>", line 1' in ran.stderr  # a traceback for the loop, as CPython
     assert ran.seconds < 3 * WAIT
 
