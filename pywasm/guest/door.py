@@ -8,10 +8,12 @@ module), and vshell runs the command in the same sandbox: the same files, polici
 timeout and cancellation.  An argv list runs as ``exec`` would (vshell's commands and scripts
 in the sandbox); a string with ``shell=True`` runs through ``sh -c``.
 
-A command runs to its end in one call (the guest has no threads): a ``Popen`` runs at its
-first use (``communicate``, ``wait``, ``poll``, reading its output, closing its input), so a
-``timeout`` given there applies; one never used runs when the program ends.  Output
-a command writes to the guest's own stdout/stderr goes straight to the sandbox's streams.
+A command starts when its ``Popen`` is made and runs beside the program (on a thread of the
+host): ``p.stdout.readline()`` returns each line as the command writes it, ``p.stdin``
+writes reach it at once, and ``wait``, ``poll``, ``communicate`` (with ``timeout``),
+``kill`` and ``terminate`` act on the running command.  Output a command writes to the
+guest's own stdout/stderr goes straight to the sandbox's streams.  Commands still running
+when the program ends are waited for (their input closed) before the guest ends.
 """
 
 import base64
@@ -25,21 +27,7 @@ import _host
 PIPE = -1
 STDOUT = -2
 DEVNULL = -3
-_next_pid = [1000]
 PYTHON_NAMES = ("python", "python3", "python3.15")
-_pending = []  # Popen objects made but not yet run
-
-
-def _run_pending():
-    while _pending:
-        proc = _pending[0]
-        try:
-            proc._ensure()
-        except Exception:  # noqa: BLE001 - at exit, as a child would, it just runs
-            if proc in _pending:
-                _pending.remove(proc)
-
-
 def _call(request):
     try:
         raw = _host.call(json.dumps(request).encode())
@@ -95,29 +83,24 @@ def _data(stream):
     return data
 
 
-def _run(argv, stdin, stdout, stderr, cwd, env, timeout, shell):
-    """Run one command through the door: (status, out bytes, err bytes)."""
-    _flush()
-    req = {"argv": argv, "cwd": os.fspath(cwd) if cwd is not None else os.getcwd(),
-           "env": None if env is None else {os.fsdecode(k): os.fsdecode(v)
-                                           for k, v in env.items()},
-           "stdin": stdin if isinstance(stdin, str) or stdin is None
-           else base64.b64encode(stdin).decode(),
-           "stdout": stdout, "stderr": stderr, "timeout": timeout, "shell": bool(shell)}
-    answer = _call(req)
-    if answer.get("notfound"):
-        raise FileNotFoundError(2, "No such file or directory", argv[0])
-    out = base64.b64decode(answer.get("stdout", ""))
-    err = base64.b64decode(answer.get("stderr", ""))
-    return answer["status"], out, err, bool(answer.get("timeout"))
+def _spec_in(value):
+    """stdin for the host: "pipe", "inherit", "null", or the bytes (a file, a fd) now."""
+    if value == PIPE:
+        return "pipe"
+    if value is None:
+        return "inherit"
+    if value == DEVNULL:
+        return "null"
+    data = _data(value)
+    return data if isinstance(data, str) else base64.b64encode(data).decode()
 
 
 def _spec(value, what):
-    """How the host should treat a stream: (spec, guest file to copy into or None)."""
+    """How the host should treat an output: (spec, guest file to copy into or None)."""
     if value is None:
         return "inherit", None
     if value == PIPE:
-        return "capture", None
+        return "pipe", None
     if value == DEVNULL:
         return "null", None
     if value == STDOUT and what == "stderr":
@@ -126,16 +109,16 @@ def _spec(value, what):
         if value == 1:
             return "inherit" if what == "stdout" else "stdout", None
         if value == 2:
-            return "inherit" if what == "stderr" else "capture", None
-        return "capture", value
+            return "inherit" if what == "stderr" else "pipe", None
+        return "pipe", value
     if value is sys.stdout or value is getattr(sys.stdout, "buffer", None):
         return ("inherit" if what == "stdout" else "stdout"), None
     if value is sys.stderr or value is getattr(sys.stderr, "buffer", None):
-        return ("inherit" if what == "stderr" else "capture"), None
-    return "capture", value
+        return ("inherit" if what == "stderr" else "pipe"), None
+    return "pipe", value
 
 
-def _copy_into(target, data, text_hint=False):
+def _copy_into(target, data):
     if target is None or not data:
         return
     if isinstance(target, int):
@@ -151,19 +134,69 @@ def _copy_into(target, data, text_hint=False):
         pass
 
 
-class _InputPipe(io.BytesIO):
-    """``Popen(..., stdin=PIPE).stdin``: what is written is the command's input; closing it
-    runs the command."""
+def _interrupted():
+    raise KeyboardInterrupt
+
+
+class _ChildOutput(io.RawIOBase):
+    """The read end of a command's stdout or stderr pipe: each read one request."""
+
+    def __init__(self, proc, fd):
+        super().__init__()
+        self._proc, self._fd = proc, fd
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if self.closed:
+            raise ValueError("I/O operation on closed file")
+        answer = _call({"op": "read", "id": self._proc._id, "fd": self._fd, "n": len(b)})
+        if answer.get("interrupted"):
+            _interrupted()
+        data = base64.b64decode(answer.get("data", ""))
+        b[: len(data)] = data
+        return len(data)
+
+    def close(self):
+        if not self.closed:
+            super().close()
+            try:
+                _call({"op": "close", "id": self._proc._id, "fd": self._fd})
+            except OSError:
+                pass
+
+
+class _ChildInput(io.RawIOBase):
+    """The write end of a command's stdin pipe: each write one request; closing it is the
+    command's end of input."""
 
     def __init__(self, proc):
         super().__init__()
         self._proc = proc
 
+    def writable(self):
+        return True
+
+    def write(self, b):
+        if self.closed:
+            raise ValueError("I/O operation on closed file")
+        data = bytes(b)
+        if not data:
+            return 0
+        answer = _call({"op": "write", "id": self._proc._id,
+                        "data": base64.b64encode(data).decode()})
+        if answer.get("epipe"):
+            raise BrokenPipeError(32, "Broken pipe")
+        return len(data)
+
     def close(self):
         if not self.closed:
-            self._proc._input = self.getvalue()
             super().close()
-            self._proc._start()
+            try:
+                _call({"op": "close", "id": self._proc._id, "fd": "stdin"})
+            except OSError:
+                pass
 
 
 class Popen:
@@ -178,110 +211,140 @@ class Popen:
         self.args = args
         self.text_mode = bool(encoding or errors or text or universal_newlines)
         self.encoding, self.errors = encoding, errors
-        self._argv = _argv(args, shell, executable)
-        self._shell = shell
-        self._cwd, self._env = cwd, env
-        self._out_spec, self._out_file = _spec(stdout, "stdout")
-        self._err_spec, self._err_file = _spec(stderr, "stderr")
         self.returncode = None
-        self.pid = _next_pid[0]
-        _next_pid[0] += 1
-        self._started = False
-        self._input = None
-        self._timeout = None
         self.stdin = self.stdout = self.stderr = None
+        self._id = None
+        argv = _argv(args, shell, executable)
+        out_spec, self._out_file = _spec(stdout, "stdout")
+        err_spec, self._err_file = _spec(stderr, "stderr")
+        _flush()
+        req = {"op": "spawn", "argv": argv, "shell": bool(shell),
+               "cwd": os.fspath(cwd) if cwd is not None else os.getcwd(),
+               "env": None if env is None else {os.fsdecode(k): os.fsdecode(v)
+                                               for k, v in env.items()},
+               "stdin": _spec_in(stdin), "stdout": out_spec, "stderr": err_spec}
+        answer = _call(req)
+        if answer.get("notfound"):
+            raise FileNotFoundError(2, "No such file or directory", argv[0])
+        self._id = answer["id"]
+        self.pid = 1000 + self._id
+        self._got = {"stdout": [], "stderr": []}  # what communicate collected so far
         if stdin == PIPE:
-            self._stdin_spec = None
-            raw = _InputPipe(self)
-            self.stdin = self._wrap(raw, write=True)
-        elif stdin is None:
-            self._stdin_spec = "inherit"
-        elif stdin == DEVNULL:
-            self._stdin_spec = b""
+            self.stdin = self._wrap(_ChildInput(self), write=True, buffered=bufsize != 0)
+        if out_spec == "pipe" and self._out_file is None:
+            self.stdout = self._wrap(_ChildOutput(self, "stdout"))
+        if err_spec == "pipe" and self._err_file is None:
+            self.stderr = self._wrap(_ChildOutput(self, "stderr"))
+
+    def _wrap(self, raw, write=False, buffered=True):
+        if write:
+            stream = io.BufferedWriter(raw) if buffered or self.text_mode else raw
         else:
-            self._stdin_spec = _data(stdin)
-        self._out = self._err = b""
-        _pending.append(self)  # runs at its first use (so a timeout can apply), else at exit
-
-    def _wrap(self, raw, write=False):
+            stream = io.BufferedReader(raw)
         if not self.text_mode:
-            return raw
-        return io.TextIOWrapper(raw, encoding=self.encoding or "utf-8",
-                                errors=self.errors or "strict", write_through=write)
+            return stream
+        return io.TextIOWrapper(stream, encoding=self.encoding or "utf-8",
+                                errors=self.errors or "strict", write_through=write,
+                                line_buffering=False)
 
-    def _start(self, timeout=None):
-        if self._started:
-            return
-        self._started = True
-        if self in _pending:
-            _pending.remove(self)
-        stdin = self._stdin_spec if self._stdin_spec is not None else (self._input or b"")
-        status, out, err, timed_out = _run(self._argv, stdin, self._out_spec, self._err_spec,
-                                           self._cwd, self._env, timeout, self._shell)
-        if timed_out:  # stopped by its timeout: it has ended, as if killed
-            self.returncode = -9
-            import subprocess
+    def _ended(self, answer):
+        if answer.get("interrupted"):
+            _interrupted()
+        if answer.get("status") is not None:
+            self.returncode = answer["status"]
+            self._copy_files()
+        return self.returncode
 
-            raise subprocess.TimeoutExpired(self.args, timeout, out, err)
-        self.returncode = status
-        self._out, self._err = out, err
-        if self._out_file is not None:
-            _copy_into(self._out_file, out)
-            out = b""
-        if self._err_file is not None:
-            _copy_into(self._err_file, err)
-            err = b""
-        if self._out_spec == "capture" and self._out_file is None:
-            self.stdout = self._wrap(io.BytesIO(out))
-        if self._err_spec == "capture" and self._err_file is None:
-            self.stderr = self._wrap(io.BytesIO(err))
-
-    def _ensure(self, timeout=None):
-        if not self._started:
-            if self.stdin is not None and not self.stdin.closed:
-                try:
-                    self.stdin.flush()
-                except ValueError:
-                    pass
-                raw = self.stdin.buffer if self.text_mode else self.stdin
-                self._input = raw.getvalue()
-            self._start(timeout)
-
-    def __getattribute__(self, name):
-        if name in ("stdout", "stderr"):
-            d = object.__getattribute__(self, "__dict__")
-            if not d.get("_started") and d.get("_out_spec" if name == "stdout" else
-                                               "_err_spec") == "capture":
-                return _LazyPipe(self, name)
-        return object.__getattribute__(self, name)
+    def _copy_files(self):
+        """Output meant for a guest file (stdout=open(...)) lands there once it has ended."""
+        for fd, target in (("stdout", self._out_file), ("stderr", self._err_file)):
+            if target is None:
+                continue
+            while True:
+                answer = _call({"op": "read", "id": self._id, "fd": fd, "n": 1 << 20})
+                data = base64.b64decode(answer.get("data", ""))
+                if not data:
+                    break
+                _copy_into(target, data)
+        self._out_file = self._err_file = None
 
     def communicate(self, input=None, timeout=None):
-        if input is not None and self._stdin_spec is None and not self._started:
-            if isinstance(input, str):
-                input = input.encode(self.encoding or "utf-8", self.errors or "strict")
-            raw = self.stdin.buffer if self.text_mode else self.stdin
-            raw.write(input)
-        self._ensure(timeout)
-        out = self.stdout.read() if self.stdout is not None and self._out_file is None else None
-        err = self.stderr.read() if self.stderr is not None and self._err_file is None else None
-        return out, err
+        if self.stdin is not None and not self.stdin.closed:
+            try:
+                self.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+        if isinstance(input, str):
+            input = input.encode(self.encoding or "utf-8", self.errors or "strict")
+        # the host feeds the input, then closes the command's stdin
+        answer = _call({"op": "communicate", "id": self._id, "timeout": timeout,
+                        "input": base64.b64encode(input or b"").decode()})
+        if self.stdin is not None and not self.stdin.closed:
+            try:
+                self.stdin.close()
+            except (BrokenPipeError, OSError, ValueError):
+                pass
+        for fd, target in (("stdout", self._out_file), ("stderr", self._err_file)):
+            data = base64.b64decode(answer.get(fd, ""))
+            if target is not None:
+                _copy_into(target, data)
+            elif data:
+                self._got[fd].append(data)
+        if answer.get("interrupted"):
+            _interrupted()
+        if answer.get("timeout"):
+            import subprocess
+
+            out = b"".join(self._got["stdout"]) if self.stdout is not None else None
+            err = b"".join(self._got["stderr"]) if self.stderr is not None else None
+            raise subprocess.TimeoutExpired(self.args, timeout, out, err)
+        self._ended(answer)
+        return self._collected("stdout", self.stdout), self._collected("stderr", self.stderr)
+
+    def _collected(self, fd, stream):
+        """All of a pipe's output: what the guest's buffer read ahead, then what
+        communicate gathered; the pipe is closed after."""
+        if stream is None:
+            return None
+        tail = b"".join(self._got[fd])
+        self._got[fd] = []
+        try:
+            head = stream.read() if not stream.closed else (b"" if not self.text_mode else "")
+        except (OSError, ValueError):
+            head = "" if self.text_mode else b""
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
+        if not self.text_mode:
+            return head + tail
+        text = tail.decode(self.encoding or "utf-8", self.errors or "strict")
+        return head + text.replace("\r\n", "\n").replace("\r", "\n")
 
     def wait(self, timeout=None):
-        self._ensure(timeout)
-        return self.returncode
+        if self.returncode is not None:
+            return self.returncode
+        answer = _call({"op": "wait", "id": self._id, "timeout": timeout})
+        if answer.get("timeout"):
+            import subprocess
+
+            raise subprocess.TimeoutExpired(self.args, timeout)
+        return self._ended(answer)
 
     def poll(self):
-        self._ensure()
-        return self.returncode
+        if self.returncode is not None:
+            return self.returncode
+        return self._ended(_call({"op": "poll", "id": self._id}))
 
     def send_signal(self, sig):
-        pass  # the command has already ended
+        if self.returncode is None and self._id is not None:
+            _call({"op": "kill", "id": self._id, "signal": int(sig)})
 
     def terminate(self):
-        pass
+        self.send_signal(15)
 
     def kill(self):
-        pass
+        self.send_signal(9)
 
     def __enter__(self):
         return self
@@ -299,29 +362,13 @@ class Popen:
         return f"<Popen: returncode: {self.returncode} args: {self.args!r}>"
 
 
-class _LazyPipe:
-    """A Popen's stdout/stderr asked for before the command ran: reading runs it."""
-
-    def __init__(self, proc, name):
-        self._proc, self._name = proc, name
-
-    def __getattr__(self, attr):
-        proc = self._proc
-        if attr in ("close",) and not proc._started:
-            return lambda: None
-        proc._ensure()
-        return getattr(getattr(proc, self._name), attr)
-
-    def __iter__(self):
-        self._proc._ensure()
-        return iter(getattr(self._proc, self._name))
-
-
 def system(command):
     """``os.system``: the command through ``sh -c`` with this program's streams; the wait
     status (exit status << 8), as on Linux."""
-    status, _, _, _ = _run(["sh", "-c", os.fsdecode(command)], "inherit", "inherit",
-                           "inherit", None, None, None, True)
+    proc = Popen(["sh", "-c", os.fsdecode(command)])
+    status = proc.wait()
+    if status < 0:
+        return -status  # killed by a signal
     if status > 128 and status < 160:
         return status - 128  # killed by a signal
     return (status & 0xFF) << 8
@@ -330,7 +377,7 @@ def system(command):
 class _Wrap(io.TextIOWrapper):
     def __init__(self, raw, proc, reading):
         super().__init__(raw, encoding="utf-8", errors="strict", write_through=not reading)
-        self._proc, self._reading = proc, reading
+        self._proc = proc
 
     def close(self):
         if self.closed:
@@ -341,15 +388,15 @@ class _Wrap(io.TextIOWrapper):
 
 
 def popen(cmd, mode="r", buffering=-1):
-    """``os.popen``: read the command's output, or write its input (``mode="w"``)."""
+    """``os.popen``: read the command's output as it comes, or write its input
+    (``mode="w"``)."""
     if mode not in ("r", "w"):
         raise ValueError(f"invalid mode {mode!r}")
     if mode == "r":
         proc = Popen(cmd, shell=True, stdout=PIPE)
-        proc._ensure()
-        return _Wrap(io.BytesIO(proc._out), proc, True)
+        return _Wrap(proc.stdout, proc, True)
     proc = Popen(cmd, shell=True, stdin=PIPE)
-    return _Wrap(proc.stdin, proc, False)  # closing it closes the input: the command runs
+    return _Wrap(proc.stdin, proc, False)  # closing it closes the input: the command ends
 
 
 def patch_subprocess(mod):

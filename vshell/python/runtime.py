@@ -39,9 +39,20 @@ DEFAULT_MEMORY_LIMIT = 1 << 30
 MIN_MEMORY_LIMIT = 48 << 20  # the snapshot's memory starts at 40 MiB
 SMALL_SHARE = 256 << 20  # a guest's share when the budget runs low (see _share)
 _RESERVING = threading.Lock()  # one guest at a time takes its share (see _reserve)
-# The engine's settings; the compiled artifact depends on them, so they are part of its key.
-# The runtime is built with WebAssembly exception handling (C++ exceptions in its packages).
-ENGINE_FLAGS = "epoch_interruption=1,wasm_exceptions=1"
+# The engine's settings, applied from this one table and part of the compiled artifact's
+# cache key (a module compiled under other settings is never loaded under these).  The
+# runtime is built with WebAssembly exception handling (C++ exceptions in its packages);
+# epoch interruption is what stops a runaway guest.  It costs: a check at every loop
+# header and function entry, i.e. at each bytecode CPython's eval loop dispatches (the
+# 3 M-iteration loop of benchmarks/bench_python.py took 0.79 s of CPU without it against
+# 1.11 s with it, medians of 9 runs side by side), but nothing else can stop a guest
+# spinning in compiled code, so it stays.
+ENGINE_SETTINGS: dict[str, bool] = {"epoch_interruption": True, "wasm_exceptions": True}
+
+
+def engine_flags() -> str:
+    """The settings as they enter the cache key (unchanged since they were a fixed string)."""
+    return ",".join(f"{k}={int(v)}" for k, v in sorted(ENGINE_SETTINGS.items()))
 
 _tls = threading.local()
 _lock = threading.Lock()
@@ -114,7 +125,7 @@ def artifact_path() -> Any:
     import pywasm
 
     name = pywasm.binary_name()
-    digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.PINS[name][1], ENGINE_FLAGS,
+    digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.PINS[name][1], engine_flags(),
                        platform.machine())
     folder = cache.cache_dir()
     stem = "python-" + pywasm.PYTHON_VERSION + ("" if name == pywasm.SNAPSHOT else "-plain")
@@ -202,9 +213,12 @@ def _host_function(method: Callable[..., Any], fmt: str, nparams: int, has_resul
         except Cancelled as e:  # a pipe or stream noticed the cancel before we did
             run.stop_reason = run.cancel.reason or str(e) or "canceled"
             return trap_new(b"vshell: guest stopped", 21) or 0
-        except KeyboardInterrupt:
-            run.interrupted = True
-            return trap_new(b"vshell: interrupted", 19) or 0
+        except KeyboardInterrupt:  # Ctrl-C on this (the main) thread during a host call
+            if _interrupt_guest(run):
+                result = abi.EINTR  # the guest raises KeyboardInterrupt itself
+            else:
+                run.interrupted = True
+                return trap_new(b"vshell: interrupted", 19) or 0
         except BaseException as e:  # noqa: BLE001 - a host bug must not kill the process
             run.host_errors.append(e)
             result = abi.EIO
@@ -221,16 +235,77 @@ def _on_epoch(ctx: int, env: int, delta: Any, kind: Any) -> int:
 
     run = getattr(_tls, "run", None)
     try:
+        if run is not None and run.interrupt_pending:
+            run.deliver_interrupt()
         if run is not None and not run.should_stop():
             delta[0] = 1
             kind[0] = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
             return 0
     except KeyboardInterrupt:  # Ctrl-C reaches Python code here while a guest spins
+        if run is not None and _interrupt_guest(run):
+            delta[0] = 1
+            kind[0] = 0
+            return 0
         if run is not None:
             run.interrupted = True
     except BaseException:  # noqa: BLE001, S110 - whatever went wrong, stop the guest
         pass
     return _native.error_new(b"vshell: python stopped") or 0
+
+
+def _interrupt_guest(run: Any) -> bool:
+    """Ctrl-C came as KeyboardInterrupt on the guest's own thread: raise it inside an
+    interactive guest (True), or False to stop the guest as for any other run."""
+    if run.interrupter is None:
+        return False
+    run.interrupt_pending = True
+    return bool(run.deliver_interrupt())
+
+
+def _note_sigint(wasi: Any) -> Callable[[], None] | None:
+    """While an interactive guest runs on the main thread under Python's default SIGINT
+    handler, a Ctrl-C is noted for the guest instead of raised: a KeyboardInterrupt raised
+    in the host would surface at the first line of whatever callback runs next, outside any
+    ``try``, and be lost.  The way back to the default handler, or None (nothing changed)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def note(signum: int, frame: Any) -> None:
+        ready = wasi.interrupter is not None and wasi.interrupter.ready
+        if ready:
+            wasi.interrupt_pending = True  # raised inside the guest at its next tick
+        else:
+            wasi.interrupted = True  # the guest stops; run() raises KeyboardInterrupt
+
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return None
+        signal.signal(signal.SIGINT, note)
+    except (ValueError, OSError):
+        return None
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    return restore
+
+
+_interactive: set[Any] = set()  # the interactive guests running now (their Wasi)
+_interactive_lock = threading.Lock()
+
+
+def interrupt() -> bool:
+    """Ctrl-C for the interactive guests running now, from any thread (the REPL's signal
+    handler): each raises KeyboardInterrupt inside itself at its next epoch tick or while
+    it waits for input.  False when none runs, or none learned how (then the caller
+    cancels the run as for any command)."""
+    with _interactive_lock:
+        runs = [r for r in _interactive if r.interrupter is not None and r.interrupter.ready]
+    for r in runs:
+        r.interrupt_pending = True
+    return bool(runs)
 
 
 class Runtime:
@@ -242,8 +317,8 @@ class Runtime:
         from vshell.python import _native
 
         config = wasmtime.Config()
-        config.epoch_interruption = True
-        config.wasm_exceptions = True
+        for setting, value in ENGINE_SETTINGS.items():
+            setattr(config, setting, value)
         self.engine = wasmtime.Engine(config)
         self.module = _load_module(self.engine, notify)
         self.linker = wasmtime.Linker(self.engine)
@@ -368,8 +443,11 @@ def _reserve(budget: Any, memory_limit: int) -> tuple[int, Hold | None]:
 
 def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[str, bytes],
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
-        boot_sink: Callable[[bytes], None] | None = None) -> int:
+        boot_sink: Callable[[bytes], None] | None = None, interactive: bool = False) -> int:
     """Run the guest with ``argv`` for invocation ``inv``; its exit status (0-255).
+
+    ``interactive``: a person at a terminal uses Python's prompt: Ctrl-C (:func:`interrupt`)
+    raises KeyboardInterrupt inside the guest instead of stopping it.
 
     Raises :class:`~vshell.command.Cancelled` once the guest has stopped if the run's
     token was cancelled or its deadline passed."""
@@ -394,7 +472,11 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     wasi.memory_hold = hold
     from vshell.python import door
 
-    wasi.door = door.handler(inv, boot_sink)
+    wasi.door = door.handler(inv, boot_sink, wasi.take_interrupt)
+    if interactive:
+        from vshell.python.interrupt import Interrupter
+
+        wasi.interrupter = Interrupter()
     store = wasmtime.Store(rt.engine)
     failure: BaseException | None = None
     prev = getattr(_tls, "run", None)
@@ -405,6 +487,11 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         store.set_epoch_deadline(1)
         _tls.run = wasi
         rt.ticker.add()
+        restore = None
+        if interactive:
+            with _interactive_lock:
+                _interactive.add(wasi)
+            restore = _note_sigint(wasi)
         try:
             instance = rt.pre.instantiate(store)
             exports: Any = instance.exports(store)  # the module's exports, checked on load
@@ -423,9 +510,18 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
             except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
                 failure = e
         finally:
+            if interactive:
+                with _interactive_lock:
+                    _interactive.discard(wasi)
+                if restore is not None:
+                    restore()
             rt.ticker.remove()
             _tls.run = prev
     finally:
+        try:
+            wasi.door.close()  # the children it started end with the guest
+        except BaseException as e:  # noqa: BLE001 - a stop while waiting: the run stops anyway
+            failure = failure or e
         wasi.close()
         store.close()
         if wasi.memory_hold is not None:
@@ -450,6 +546,8 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
     reason = inv.cancel.reason
     if reason is not None:
         raise Cancelled(reason)
+    if os.environ.get("VSHELL_DEBUG"):
+        inv.error(f"fatal error: {failure}")
     message = str(failure).strip().splitlines()
     inv.error(f"fatal error: {message[0] if message else type(failure).__name__}")
     return 134

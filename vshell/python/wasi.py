@@ -34,6 +34,7 @@ IO_CAP = 64 << 20  # bytes moved by one read/write call at most (a short count b
 PATH_MAX = 4096
 
 
+INTERRUPT_OP = b'{"op": "interrupt-'  # the boot's requests about Ctrl-C (interrupt.py)
 NO_HOST = -1  # no door here
 HOST_FAULT = -2  # a bad request or answer
 
@@ -71,6 +72,18 @@ class FD:
         self.file = file
         self.stream = stream
         self.entries: list[tuple[str, int, int]] | None = None
+
+
+def _find(stream: Any, attr: str) -> Any:
+    """``stream.attr``, looking through the sandbox's stream wrappers (``_raw``), or None."""
+    for _ in range(3):
+        if stream is None:
+            return None
+        found = getattr(stream, attr, None)
+        if found is not None:
+            return found
+        stream = getattr(stream, "_raw", None)
+    return None
 
 
 def _block(items: Sequence[str]) -> tuple[int, bytes, list[int]]:
@@ -137,6 +150,11 @@ class Wasi:
         self.door: Any = None
         self._store: Any = None
         self._alloc: Any = None
+        # Ctrl-C as KeyboardInterrupt inside an interactive guest (see interrupt.py): set by
+        # the runtime for such a run; ``interrupt_pending`` is set from any thread and acted
+        # on by the guest's own thread at its next epoch tick or stdin wait
+        self.interrupter: Any = None
+        self.interrupt_pending = False
 
     # --- plumbing ---------------------------------------------------------------------
     def bind_memory(self, memory: Any, context: int) -> None:
@@ -182,6 +200,8 @@ class Wasi:
         reason = self.cancel.reason
         if reason is not None:
             self.stop_reason = reason
+            return True
+        if self.interrupted:  # Ctrl-C, noted on this thread (see runtime._note_sigint)
             return True
         hold = self.memory_hold
         if hold is not None and self._mem_addr:
@@ -376,6 +396,8 @@ class Wasi:
             wake = min(c[0] for c in clocks)
             while True:
                 self.check()
+                if self.interrupt_pending and self.deliver_interrupt():
+                    return abi.EINTR  # time.sleep checks its signals: KeyboardInterrupt
                 left = (wake - time.monotonic_ns()) / 1e9
                 if left <= 0:
                     break
@@ -483,6 +505,8 @@ class Wasi:
         want = sum(length for _, length in vecs)
         if e.kind == "in":
             self.check()
+            if want and self.interrupter is not None and not self._wait_stdin():
+                return abi.EINTR  # CPython's read loop checks its signals: KeyboardInterrupt
             data = self._read_stdin(min(want, STDIN_CHUNK)) if want else b""
             self.check()
         elif e.kind == "file":
@@ -496,6 +520,33 @@ class Wasi:
         abi.U32.pack_into(mv, out, self._scatter(mv, vecs, data))
         return 0
 
+    def _wait_stdin(self) -> bool:
+        """Wait until the terminal has input (True), checking the cancel token, or until a
+        Ctrl-C was delivered to the guest (False).  Streams that cannot say whether input is
+        waiting (no ``wait_readable``) are read at once."""
+        wait = _find(self.fds[0].stream, "wait_readable")
+        while True:
+            if self.deliver_interrupt():
+                return False
+            if wait is None or wait(SLEEP_SLICE):
+                return True
+            self.check()
+
+    def deliver_interrupt(self) -> bool:
+        """On the guest's thread: raise a pending Ctrl-C inside the guest (True if done)."""
+        if not self.interrupt_pending or self.interrupter is None:
+            return False
+        mv = self.view(0)
+        self.interrupt_pending = False
+        return bool(self.interrupter.poke(mv))
+
+    def take_interrupt(self) -> bool:
+        """A pending Ctrl-C, taken (the door answers it; the guest raises it itself)."""
+        if self.interrupt_pending:
+            self.interrupt_pending = False
+            return True
+        return False
+
     def _read_stdin(self, n: int) -> bytes:
         if self._stdin_read is None:
             return b""
@@ -507,6 +558,8 @@ class Wasi:
     def fd_write(self, caller: int, fd: int, iovs: int, niovs: int, out: int) -> int:
         e = self._fd(fd)
         mv = self.view(caller)
+        if self.interrupter is not None and self.interrupter.wakeup_fd == fd:
+            self.interrupter.on_write(mv, fd)  # a signal is being tripped: see interrupt.py
         data = self._gather(mv, self._iovs(mv, iovs, niovs))
         if e.kind == "out":
             self.check()
@@ -738,15 +791,18 @@ class Wasi:
         ``host_alloc`` export hands out, and its address and length into the two out
         pointers.  0 is success, -1 "no host" (no door here), -2 a fault."""
         door = self.door
-        if door is None or self._alloc is None:
-            return NO_HOST
         mv = self.view(caller)
         if ptr + length > len(mv) or out_ptr + 4 > len(mv) or out_len + 4 > len(mv):
             return HOST_FAULT
         request = bytes(mv[ptr : ptr + length])
-        self._mv = None  # the door may run guests of its own; nothing cached survives it
-        response = door(request)
-        if response is None:
+        if request.startswith(INTERRUPT_OP) and self.interrupter is not None:
+            response = self._interrupt_answer(mv, request)
+        else:
+            if door is None or self._alloc is None:
+                return NO_HOST
+            self._mv = None  # the door may run guests of its own; nothing cached survives it
+            response = door(request)
+        if response is None or self._alloc is None:
             return HOST_FAULT
         self.check()
         where = self._alloc(self._store, len(response)) & 0xFFFFFFFF
@@ -757,6 +813,18 @@ class Wasi:
         abi.U32.pack_into(mv, out_ptr, where)
         abi.U32.pack_into(mv, out_len, len(response))
         return 0
+
+    def _interrupt_answer(self, mv: memoryview, request: bytes) -> bytes:
+        """The boot learning where its SIGINT words are (see interrupt.py)."""
+        import json
+
+        from vshell.python import interrupt
+
+        try:
+            req = json.loads(request)
+        except ValueError:
+            return b'{"error": "bad request"}'
+        return json.dumps(interrupt.answer(self.interrupter, mv, req)).encode()
 
     # --- sockets: there are none ----------------------------------------------------------
     def sock_accept(self, caller: int, *args: int) -> int:
