@@ -145,13 +145,18 @@ NOT_AT_STARTUP = ("bashlex", "re2", "pathlib", "urllib", "ipaddress", "tempfile"
 
 
 def _imported_by(code: str) -> list[str]:
-    """The modules of NOT_AT_STARTUP that ``code`` imports, in a fresh interpreter."""
-    probe = ("import sys; before = set(sys.modules)\n"
+    """The modules of NOT_AT_STARTUP that ``code`` imports, in a fresh interpreter.  Its
+    site runs no .pth file (-S, then the site directories put on the path by hand), as a
+    .pth of the environment may import some of them first (certifi, pathlib); the tree is
+    found as the working directory."""
+    probe = ("import site, sys; sys.path[1:1] = site.getsitepackages()\n"
+             "before = set(sys.modules)\n"
              f"try:\n    exec({code!r})\nfinally:\n"
              "    new = set(sys.modules) - before\n"
              f"    print(sorted(m for m in {NOT_AT_STARTUP!r} if m in new))")
-    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=60)
-    assert p.stdout.endswith(b"\n"), p.stdout + p.stderr
+    p = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, timeout=60,
+                       cwd=Path(__file__).resolve().parents[2])
+    assert p.stdout.endswith(b"]\n"), p.stdout + p.stderr
     return ast.literal_eval(p.stdout.decode().splitlines()[-1])
 
 
