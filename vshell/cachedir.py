@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# The functions on the start-up path (``cache_paths`` for every VFS, ``cache_folder`` for
+# the parser tables) work on strings: :mod:`pathlib` costs about 5 ms to import (it pulls in
+# ``urllib.parse`` and ``ipaddress``), a third of what ``vshell -c`` may spend.  The
+# ``Path``-returning functions are the same answers for the callers that want paths.
 
 
 def _home() -> str | None:
@@ -23,24 +31,44 @@ def _home() -> str | None:
         return home if os.path.isabs(home) else None
 
 
-def cache_location() -> Path | None:
-    """Where the private cache directory is (or would be), without creating it.
+def clean_path(path: str) -> str:
+    """``str(Path(path))`` on POSIX, without :mod:`pathlib`: empty and ``.`` parts dropped,
+    ``..`` kept (it is resolved by the system, through symlinks), ``//`` kept at the start."""
+    lead = "//" if path.startswith("//") and not path.startswith("///") else path[:1] * (
+        path.startswith("/")
+    )
+    return lead + "/".join(part for part in path.split("/") if part and part != ".") or "."
 
-    The VFS treats this location as private: no mount, alias or link reaches it.
-    """
+
+def _location() -> str | None:
     explicit = os.environ.get("VSHELL_CACHE_DIR", "")
     if os.path.isabs(explicit):
-        return Path(explicit)
+        return clean_path(explicit)
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):
         home = _home()
         if home is None:
             return None
         base = os.path.join(home, ".cache")
-    return Path(base) / "vshell"
+    return clean_path(os.path.join(base, "vshell"))
 
 
-def cache_locations() -> list[Path]:
+def _path(where: str) -> Path:
+    from pathlib import Path
+
+    return Path(where)
+
+
+def cache_location() -> Path | None:
+    """Where the private cache directory is (or would be), without creating it.
+
+    The VFS treats this location as private: no mount, alias or link reaches it.
+    """
+    where = _location()
+    return None if where is None else _path(where)
+
+
+def cache_paths() -> list[str]:
     """Every place a vshell process of this user may keep its cache, this one's first.
 
     Another process (the CLI, an MCP server, a test run) may choose differently through
@@ -48,8 +76,8 @@ def cache_locations() -> list[Path]:
     could read its seal key and plant a module the other process would load.  The VFS
     keeps all of them private.
     """
-    out: list[Path] = []
-    here = cache_location()
+    out: list[str] = []
+    here = _location()
     if here is not None:
         out.append(here)
     homes = [_home(), os.environ.get("HOME", "")]
@@ -57,19 +85,24 @@ def cache_locations() -> list[Path]:
     bases += [os.path.join(h, ".cache") for h in homes if h and os.path.isabs(h)]
     for base in bases:
         if os.path.isabs(base):
-            where = Path(base) / "vshell"
+            where = clean_path(os.path.join(base, "vshell"))
             if where not in out:
                 out.append(where)
     return out
 
 
-def cache_dir() -> Path | None:
+def cache_locations() -> list[Path]:
+    """:func:`cache_paths` as paths."""
+    return [_path(where) for where in cache_paths()]
+
+
+def cache_folder() -> str | None:
     """The private cache directory, created if needed; None when none can be trusted."""
-    path = cache_location()
+    path = _location()
     if path is None:
         return None
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.makedirs(path, mode=0o700, exist_ok=True)
         info = os.lstat(path)
         if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
             return None
@@ -78,6 +111,12 @@ def cache_dir() -> Path | None:
     except OSError:
         return None
     return path
+
+
+def cache_dir() -> Path | None:
+    """:func:`cache_folder` as a path."""
+    folder = cache_folder()
+    return None if folder is None else _path(folder)
 
 
 # ---------------------------------------------------------------------- seals
@@ -118,7 +157,7 @@ def _read_key(path: str) -> bytes | None:
         os.close(fd)
 
 
-def seal_key(folder: Path) -> bytes | None:
+def seal_key(folder: str | os.PathLike[str]) -> bytes | None:
     """The cache's secret sealing key, created on first use; None when none can be trusted."""
     path = os.path.join(folder, _KEY_NAME)
     key = _read_key(path)
@@ -163,13 +202,13 @@ def _same(a: bytes, b: bytes) -> bool:
     return bool(_compare_digest(a, b))
 
 
-def seal_bytes(folder: Path, label: str, data: bytes) -> bytes | None:
+def seal_bytes(folder: str | os.PathLike[str], label: str, data: bytes) -> bytes | None:
     """``data`` prefixed with its tag (for :func:`unseal_bytes`); None without a key."""
     key = seal_key(folder)
     return None if key is None else _tag(key, label.encode(), data) + data
 
 
-def unseal_bytes(folder: Path, label: str, sealed: bytes) -> bytes | None:
+def unseal_bytes(folder: str | os.PathLike[str], label: str, sealed: bytes) -> bytes | None:
     """The data of a sealed blob, or None when the tag is missing or wrong."""
     key = _read_key(os.path.join(folder, _KEY_NAME))
     if key is None or len(sealed) < _TAG_SIZE:

@@ -34,10 +34,11 @@ class Limits:
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT
 
 
-_SECONDS = re.compile(r"\d+(\.\d*)?")
-_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+# Pattern texts, compiled (and cached by re) on first use: most runs parse no limit at all.
+_SECONDS = r"\d+(\.\d*)?"
+_DURATION_PART = r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)"
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_SIZE = re.compile(r"(\d+)([kKmMgG]i?[bB]?|[bB])?")
+_SIZE = r"(\d+)([kKmMgG]i?[bB]?|[bB])?"
 _SIZE_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 
@@ -45,11 +46,11 @@ def parse_duration(text: str) -> float | None:
     """Go-style durations ("500ms", "1m30s", "0"); a bare number means seconds; zero means
     no limit (None).  ``ValueError`` for anything else."""
     t = text.strip()
-    if _SECONDS.fullmatch(t):
+    if re.fullmatch(_SECONDS, t):
         return float(t) or None
     pos = 0
     total = 0.0
-    for m in _DURATION_PART.finditer(t):
+    for m in re.finditer(_DURATION_PART, t):
         if m.start() != pos:
             break
         total += float(m.group(1)) * _UNITS[m.group(2)]
@@ -62,7 +63,7 @@ def parse_duration(text: str) -> float | None:
 def parse_size(text: str) -> int:
     """A byte count: digits with an optional binary unit ("512", "4M", "1GiB", "64kb").
     ``ValueError`` for anything else."""
-    m = _SIZE.fullmatch(text.strip())
+    m = re.fullmatch(_SIZE, text.strip())
     if not m:
         raise ValueError(f"invalid byte count {text!r}")
     return int(m.group(1)) * _SIZE_UNITS[(m.group(2) or "").lower()[:1]]

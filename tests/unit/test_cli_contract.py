@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import statistics
@@ -132,6 +133,48 @@ def test_startup_is_light() -> None:
                    timeout=60)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30)
     assert p.stdout.endswith(b"[]\n"), p.stdout + p.stderr
+
+
+# Kept off the start-up path (issue 19): the parser library and RE2 load only for scripts
+# that need them; pathlib (with urllib.parse and ipaddress), tempfile, zipfile and
+# importlib.resources are not needed at all.
+NOT_AT_STARTUP = ("bashlex", "re2", "pathlib", "urllib", "ipaddress", "tempfile", "zipfile",
+                  "importlib.resources", "certifi", "httpx", "httpcore", "wasmtime",
+                  "prompt_toolkit", "jq", "yaml", "pyfakefs", "dataclasses", "inspect",
+                  "hashlib", "mcp")
+
+
+def _imported_by(code: str) -> list[str]:
+    """The modules of NOT_AT_STARTUP that ``code`` imports, in a fresh interpreter.  Its
+    site runs no .pth file (-S, then the site directories put on the path by hand), as a
+    .pth of the environment may import some of them first (certifi, pathlib); the tree is
+    found as the working directory."""
+    probe = ("import site, sys; sys.path[1:1] = site.getsitepackages()\n"
+             "before = set(sys.modules)\n"
+             f"try:\n    exec({code!r})\nfinally:\n"
+             "    new = set(sys.modules) - before\n"
+             f"    print(sorted(m for m in {NOT_AT_STARTUP!r} if m in new))")
+    p = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, timeout=60,
+                       cwd=Path(__file__).resolve().parents[2])
+    assert p.stdout.endswith(b"]\n"), p.stdout + p.stderr
+    return ast.literal_eval(p.stdout.decode().splitlines()[-1])
+
+
+def test_a_one_line_script_starts_without_the_parser_library() -> None:
+    """``vshell -c 'echo hi | cat'`` runs without bashlex, re2 or pathlib."""
+    code = ("import vshell.cli.main\n"
+            "assert vshell.cli.main.main(['-c', 'echo hi | cat; true && echo $HOME']) == 0")
+    assert _imported_by(code) == []
+
+
+def test_import_vshell_imports_nothing_else() -> None:
+    """``import vshell`` is as cheap as the interpreter: not even typing (or re).  Without
+    site (-S), whose .pth files may import either first; the tree is on the path as cwd."""
+    probe = ("import sys; before = set(sys.modules); import vshell\n"
+             "print(sorted(set(sys.modules) - before))")
+    p = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, timeout=60,
+                       cwd=Path(__file__).resolve().parents[2])
+    assert p.stdout == b"['vshell']\n", p.stdout + p.stderr
 
 
 def _median_runtime(argv: list[str], n: int = 5) -> float:

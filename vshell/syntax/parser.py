@@ -99,6 +99,16 @@ def _continues(body: str) -> bool:
 
 def _read(source: str, first_line: int = 1) -> tuple[ast.Script, ParseError | None, bool]:
     """Parse top-level commands until the end or the first error."""
+    from vshell.syntax.simple import parse_simple
+
+    simple = parse_simple(source, first_line)  # a one-liner of plain words: no bashlex
+    if simple is not None:
+        return simple, None, False
+    return _read_full(source, first_line)
+
+
+def _read_full(source: str, first_line: int = 1) -> tuple[ast.Script, ParseError | None, bool]:
+    """:func:`_read` through bashlex, for every script."""
     from vshell.syntax.adapter import Adapter
     from vshell.syntax.shim.base import ShimError
     from vshell.syntax.shim.reader import CommandReader

@@ -13,17 +13,23 @@ Paths are matched as bytes (``surrogateescape``) with RE2 in Latin-1 mode, so an
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import re2
+from typing import Any
 
 __all__ = ["ANY_SEGMENTS", "SegmentGlob", "translate"]
 
 ANY_SEGMENTS = "**"
 
-_OPTIONS = re2.Options()
-_OPTIONS.encoding = re2.Options.Encoding.LATIN1
-_OPTIONS.dot_nl = True
-_OPTIONS.never_capture = True
+
+def _compile(source: str) -> Any:
+    """The RE2 program of ``source`` (Latin-1, ``.`` matching newlines, no captures).  re2 is
+    imported here: a sandbox without deny patterns (``vshell -c``) never loads it."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.dot_nl = True
+    options.never_capture = True
+    return re2.compile(source.encode("ascii"), options)
 
 
 def _escape(text: str) -> str:
@@ -52,7 +58,7 @@ class SegmentGlob:
 
     def __init__(self, patterns: Sequence[Sequence[str]]) -> None:
         self.source = "|".join(f"(?:{translate(p)})" for p in patterns)
-        self._rx = re2.compile(self.source.encode("ascii"), _OPTIONS) if patterns else None
+        self._rx = _compile(self.source) if patterns else None
         # Each pattern has a literal piece that must occur in a matching path; when no
         # pattern's piece does, a substring test answers without running RE2 (the common
         # case at every walk step).  None: some pattern has no literal, always run RE2.

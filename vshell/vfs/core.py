@@ -122,9 +122,9 @@ class DirEntry:
 def _default_private() -> list[str]:
     """vshell's cache directories (this process's and the other usual places), whether or
     not they exist yet."""
-    from vshell.cachedir import cache_locations
+    from vshell.cachedir import cache_paths  # strings: no pathlib import on start-up
 
-    return list(dict.fromkeys(os.path.realpath(where) for where in cache_locations()))
+    return list(dict.fromkeys(os.path.realpath(where) for where in cache_paths()))
 
 
 class _DeniedTarget(Exception):

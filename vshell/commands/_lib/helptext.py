@@ -11,13 +11,15 @@ pattern (GNU patch, binutils' strings) are data files too, ``help/NAME.version.t
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from vshell.records import record
 
 __all__ = ["find_help", "find_version", "help_text", "version_text", "written_by"]
 
-_HELP_DIR = Path(__file__).resolve().parent.parent / "help"
+# os.path, not pathlib: most commands import this module, and pathlib (with urllib.parse
+# and ipaddress) would cost ~5 ms of every ``vshell -c`` that runs one (issue 19)
+_HELP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "help")
 
 
 def help_text(name: str) -> str:
@@ -34,7 +36,7 @@ def find_help(name: str) -> str | None:
 
 
 def _read(file_name: str) -> str:
-    with open(_HELP_DIR / file_name, encoding="utf-8", newline="") as f:
+    with open(os.path.join(_HELP_DIR, file_name), encoding="utf-8", newline="") as f:
         return f.read()
 
 

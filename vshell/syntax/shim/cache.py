@@ -116,9 +116,9 @@ def _cache_file(yacc: types.ModuleType, version: str) -> tuple[str | None, str]:
             st = os.stat(os.path.join(here, name))
             stamps.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
         key = f"{_FORMAT}:{version}:{sys.version_info[:2]}:{here}:{','.join(stamps)}"
-        from vshell.cachedir import cache_dir
+        from vshell.cachedir import cache_folder
 
-        folder = cache_dir()
+        folder = cache_folder()
         if folder is None:
             return None, key
         digest = f"{zlib.crc32(key.encode()):08x}"
@@ -142,12 +142,10 @@ def _load(path: str) -> Any:
         with os.fdopen(fd, "rb") as f:
             fd = -1
             raw = f.read()
-        from pathlib import Path
-
         from vshell.cachedir import unseal_bytes
 
         # marshal is unsafe on foreign input: only bytes vshell sealed are loaded.
-        data = unseal_bytes(Path(os.path.dirname(path)), _SEAL_LABEL, raw)
+        data = unseal_bytes(os.path.dirname(path), _SEAL_LABEL, raw)
         return None if data is None else marshal.loads(data)  # loads: far faster than load
     except (OSError, EOFError, ValueError, TypeError):
         return None
@@ -174,11 +172,9 @@ def _store(path: str, key: str, parser: Any) -> None:
     tmp = None
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
-        from pathlib import Path
-
         from vshell.cachedir import seal_bytes
 
-        sealed = seal_bytes(Path(directory), _SEAL_LABEL, marshal.dumps(data))
+        sealed = seal_bytes(directory, _SEAL_LABEL, marshal.dumps(data))
         if sealed is None:
             return  # no trustworthy key: no cache
         fd, tmp = tempfile.mkstemp(prefix=".tables-", dir=directory)
