@@ -9,6 +9,7 @@ branch on the code without parsing prose.
 from __future__ import annotations
 
 import errno
+import os
 import secrets
 import stat as st
 import time
@@ -68,6 +69,22 @@ def os_error(e: OSError, path: str) -> ToolError:
     elif code == "E_READ_ONLY":
         reason += " (the mount is read-only)"
     return ToolError(code, f"{path}: {reason}")
+
+
+
+def stat_regular(fs: VFS, full: str, path: str, dir_hint: str = "",
+                 other_hint: str = "") -> os.stat_result:
+    """``fs.stat(full)`` of a file a tool reads whole: a directory or a special file is the
+    caller's mistake, told with the hint that says which tool serves it."""
+    try:
+        info = fs.stat(full)
+    except OSError as e:
+        raise os_error(e, path) from None
+    if st.S_ISDIR(info.st_mode):
+        raise ToolError("E_IS_DIRECTORY", f"{path}: is a directory{dir_hint}")
+    if not st.S_ISREG(info.st_mode):
+        raise ToolError("E_INVALID_ARGUMENT", f"{path}: not a regular file{other_hint}")
+    return info
 
 
 def resolve(cwd: str, path: Any) -> str:
@@ -152,14 +169,7 @@ def read_file(fs: VFS, cwd: str, path: Any, offset: Any = None, limit: Any = Non
     full = resolve(cwd, path)
     start = _positive_int(offset, "offset", 1)
     count = _positive_int(limit, "limit", READ_MAX_LINES)
-    try:
-        info = fs.stat(full)
-    except OSError as e:
-        raise os_error(e, path) from None
-    if st.S_ISDIR(info.st_mode):
-        raise ToolError("E_IS_DIRECTORY", f"{path}: is a directory (use the list tool)")
-    if not st.S_ISREG(info.st_mode):
-        raise ToolError("E_INVALID_ARGUMENT", f"{path}: not a regular file (use bash)")
+    info = stat_regular(fs, full, path, " (use the list tool)", " (use bash)")
     try:
         with fs.open(full, "rb") as f:
             sample = f.read(8192)

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import base64
 import io
-import stat as st
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from vshell.mcp.fileops import ToolError, os_error, resolve
+from vshell.mcp.fileops import ToolError, os_error, resolve, stat_regular
 from vshell.records import record
 
 if TYPE_CHECKING:
@@ -75,14 +74,7 @@ def _sniff(head: bytes, table: list[tuple[int, bytes, str]]) -> str | None:
 
 
 def _read(fs: VFS, full: str, path: str) -> bytes:
-    try:
-        info = fs.stat(full)
-    except OSError as e:
-        raise os_error(e, path) from None
-    if st.S_ISDIR(info.st_mode):
-        raise ToolError("E_IS_DIRECTORY", f"{path}: is a directory")
-    if not st.S_ISREG(info.st_mode):
-        raise ToolError("E_INVALID_ARGUMENT", f"{path}: not a regular file")
+    info = stat_regular(fs, full, path)
     if info.st_size > MAX_FILE_BYTES:
         raise ImageError("E_TOO_LARGE", f"{path}: {info.st_size} bytes; view_image reads "
                          f"files up to {MAX_FILE_BYTES} bytes", {"file_size": info.st_size})
