@@ -455,6 +455,9 @@ class Sandbox:
                 self._http.close()
             except Exception:  # noqa: BLE001
                 pass
+        from vshell.interp.worker import drain
+
+        drain()  # the pool's idle threads end now rather than in a moment
 
     # --- copy-on-write review (see vshell.overlay_review) ---------------------------
     def changes(self) -> list[tuple[str, str]]:
@@ -523,6 +526,7 @@ class Sandbox:
                      stderr: Any, cancel: CancelToken | None) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.shell import RunContext, Shell
+        from vshell.interp.worker import spawn
 
         limit = self._effective_timeout(timeout)
         token = cancel or CancelToken()
@@ -569,8 +573,7 @@ class Sandbox:
             except BaseException as e:  # noqa: BLE001 - reported as INTERNAL
                 box["error"] = e
 
-        worker = threading.Thread(target=work, name="vshell-run", daemon=True)
-        worker.start()
+        worker = spawn(work, "vshell-run")
         while worker.is_alive():
             worker.join(0.05)
             if token.reason is not None:
@@ -637,6 +640,7 @@ class Sandbox:
         from vshell.interp import io as sio
         from vshell.interp.nested import new_state
         from vshell.interp.shell import RunContext, Shell
+        from vshell.interp.worker import spawn
 
         if ctx.nesting + 1 > MAX_NESTING:
             return Result(Outcome.DENIED, 126, b"",
@@ -690,8 +694,7 @@ class Sandbox:
             except BaseException as e:  # noqa: BLE001
                 box["error"] = e
 
-        t = threading.Thread(target=work, name="vshell-nested", daemon=True)
-        t.start()
+        t = spawn(work, "vshell-nested")
         while t.is_alive():
             t.join(0.05)
             if token.reason is not None or ctx.cancel.reason is not None:

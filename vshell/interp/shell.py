@@ -13,6 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import IO, Any, cast
 
 from vshell.command import (
@@ -34,6 +35,7 @@ from vshell.interp.control import (
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState, Var
+from vshell.interp.worker import Handle, spawn
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -526,7 +528,7 @@ class Shell:
                 if i > 0:
                     pipes[i - 1].reader.close()
 
-        threads: list[threading.Thread] = []
+        threads: list[Handle] = []
         shells: list[Shell] = []
         for i in range(n):
             fds = dict(self.fds)
@@ -556,10 +558,7 @@ class Shell:
 
         for i in range(n - 1):
             debug_before(i)
-            t = threading.Thread(target=stage, args=(i, shells[i]), daemon=True,
-                                 name="vshell-stage")
-            threads.append(t)
-            t.start()
+            threads.append(spawn(partial(stage, i, shells[i]), "vshell-stage"))
         try:
             debug_before(n - 1)
             stage(n - 1, shells[n - 1])
