@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from vshell.command import (
     NAME_RE,
@@ -35,6 +35,8 @@ from vshell.records import record
 from vshell.result import Outcome, Result
 
 if TYPE_CHECKING:
+    import asyncio
+
     from vshell.interp.shell import RunContext, Shell
     from vshell.net.client import PolicyClient
     from vshell.overlay_review import SyncResult
@@ -418,17 +420,33 @@ class Sandbox:
 
     async def aexec(self, script: str | bytes, *, stdin: bytes | None = None,
                     timeout: float | None = None) -> Result:
-        """``exec`` for asyncio; cancelling the awaiting task cancels the run."""
+        """``exec`` for asyncio; cancelling the awaiting task cancels the run.
+
+        The run waits on a thread of its own (from vshell's pool), not on the loop's default
+        executor, whose few workers would queue concurrent runs of different sandboxes."""
         import asyncio
 
+        from vshell.interp.worker import spawn
+
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Result] = loop.create_future()
         token = CancelToken()
-        task = asyncio.ensure_future(asyncio.to_thread(self.exec, script, stdin=stdin,
-                                                       timeout=timeout, cancel=token))
+
+        def work() -> None:
+            try:
+                result = self.exec(script, stdin=stdin, timeout=timeout, cancel=token)
+            except BaseException as e:  # noqa: BLE001 - handed to the awaiting task
+                _settle_soon(loop, done, None, e)
+            else:
+                _settle_soon(loop, done, result, None)
+
+        # not a "vshell-" name: that prefix marks a thread running a script (see exec)
+        spawn(work, "aexec")
         try:
-            return await asyncio.shield(task)
+            return await asyncio.shield(done)
         except asyncio.CancelledError:
             token.cancel("canceled")
-            await asyncio.wait([task])
+            await asyncio.wait([done])
             raise
 
     def close(self) -> None:
@@ -723,6 +741,24 @@ class Sandbox:
             oc = Outcome.NOT_FOUND
         return Result(oc, status, out.getvalue(), err.getvalue(), out.truncated or err.truncated,
                       error=error)
+
+
+def _settle_soon(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Result],
+                 result: Result | None, error: BaseException | None) -> None:
+    """From a worker thread: complete ``fut`` on its loop (a closed loop wants nothing)."""
+
+    def settle() -> None:
+        if fut.done():
+            return
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(cast(Result, result))
+
+    try:
+        loop.call_soon_threadsafe(settle)
+    except RuntimeError:  # the loop is closed: no one is waiting any more
+        pass
 
 
 def _descriptors_to_keep(fds: Mapping[int, Any], standard: Mapping[int, Any]) -> dict[int, Any]:
