@@ -422,11 +422,9 @@ class Sandbox:
                     timeout: float | None = None) -> Result:
         """``exec`` for asyncio; cancelling the awaiting task cancels the run.
 
-        The run waits on a thread of its own (from vshell's pool), not on the loop's default
-        executor, whose few workers would queue concurrent runs of different sandboxes."""
+        The run waits on a thread of its own, not on the loop's default executor, whose few
+        workers would queue concurrent runs of different sandboxes."""
         import asyncio
-
-        from vshell.interp.worker import spawn
 
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Result] = loop.create_future()
@@ -441,7 +439,7 @@ class Sandbox:
                 _settle_soon(loop, done, result, None)
 
         # not a "vshell-" name: that prefix marks a thread running a script (see exec)
-        spawn(work, "aexec")
+        threading.Thread(target=work, name="aexec", daemon=True).start()
         try:
             return await asyncio.shield(done)
         except asyncio.CancelledError:
@@ -473,9 +471,6 @@ class Sandbox:
                 self._http.close()
             except Exception:  # noqa: BLE001
                 pass
-        from vshell.interp.worker import drain
-
-        drain()  # the pool's idle threads end now rather than in a moment
 
     # --- copy-on-write review (see vshell.overlay_review) ---------------------------
     def changes(self) -> list[tuple[str, str]]:
@@ -544,7 +539,7 @@ class Sandbox:
                      stderr: Any, cancel: CancelToken | None) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.shell import RunContext, Shell
-        from vshell.interp.worker import spawn
+        from vshell.interp.worker import Pool
 
         limit = self._effective_timeout(timeout)
         token = cancel or CancelToken()
@@ -570,6 +565,7 @@ class Sandbox:
         )
         ctx.nesting = self.nesting
         ctx.job_slots = self._job_slots
+        pool = ctx.pool = Pool()  # this run's threads: none outlives the run but a stuck one
         kept = self._kept_fds if self.keep_descriptors else {}
         self._kept_fds = {}
         fresh: dict[int, Any] = {0: inp, 1: out, 2: err}
@@ -591,13 +587,14 @@ class Sandbox:
             except BaseException as e:  # noqa: BLE001 - reported as INTERNAL
                 box["error"] = e
 
-        worker = spawn(work, "vshell-run")
+        worker = pool.spawn(work, "vshell-run")
         while worker.is_alive():
             worker.join(0.05)
             if token.reason is not None:
                 worker.join(_GRACE)
                 break
         self._stop_jobs(ctx)
+        pool.shutdown()
         standard: dict[int, Any] = {0: inp, 1: out, 2: err}
         if self.keep_descriptors and not self._closed:
             self._kept_fds = _descriptors_to_keep(sh.fds, standard)
@@ -658,7 +655,7 @@ class Sandbox:
         from vshell.interp import io as sio
         from vshell.interp.nested import new_state
         from vshell.interp.shell import RunContext, Shell
-        from vshell.interp.worker import spawn
+        from vshell.interp.worker import pool_of
 
         if ctx.nesting + 1 > MAX_NESTING:
             return Result(Outcome.DENIED, 126, b"",
@@ -698,6 +695,7 @@ class Sandbox:
                                python=ctx.python)
         child_ctx.nesting = ctx.nesting + 1
         child_ctx.job_slots = ctx.job_slots
+        child_ctx.pool = pool_of(ctx)  # the top-level run's, shut down when it returns
         state = new_state(env, d, "vshell")
         state.memory = self.memory
         sh = Shell(child_ctx, state, {0: sio.NullInput(), 1: out, 2: err})
@@ -712,7 +710,7 @@ class Sandbox:
             except BaseException as e:  # noqa: BLE001
                 box["error"] = e
 
-        t = spawn(work, "vshell-nested")
+        t = child_ctx.pool.spawn(work, "vshell-nested")
         while t.is_alive():
             t.join(0.05)
             if token.reason is not None or ctx.cancel.reason is not None:

@@ -35,12 +35,25 @@ from vshell.interp.control import (
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState, Var
-from vshell.interp.worker import Handle, spawn
+from vshell.interp.worker import Handle, pool_of
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
 _VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
+
+_ARITH: Any = None  # vshell.interp.arith, imported on the first arithmetic (every loop has some)
+
+
+def _load_arith() -> Any:
+    global _ARITH
+    from vshell.interp import arith
+
+    _ARITH = arith
+    return arith
+
+
+_PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribute
 
 # compound commands whose own status never triggers errexit: their inner commands did
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
@@ -396,6 +409,14 @@ class Shell:
         return 0
 
     def run_andor(self, ao: ast.AndOr) -> int:
+        if not ao.rest:  # one pipeline, the usual case: no list of them to build
+            pl = ao.first
+            status = self.run_pipeline(pl)
+            if status != 0 and not pl.negated and not (
+                len(pl.commands) == 1 and isinstance(pl.commands[0], _SELF_CHECKING)
+            ):
+                self.maybe_errexit(status, skipped_tail=False)
+            return status
         pipelines = [("", ao.first)] + list(ao.rest)
         status = 0
         last_index = len(pipelines) - 1
@@ -469,8 +490,8 @@ class Shell:
                 status = 0
             elif len(pl.commands) == 1:
                 status = self.run_command(pl.commands[0])
-                self.state.set_array("PIPESTATUS", {0: str(status)}) if not isinstance(
-                    pl.commands[0], ast.FunctionDef) else None
+                if type(pl.commands[0]) is not ast.FunctionDef:
+                    self._set_pipestatus(status)
             else:
                 if not self.state.lineno_frozen:
                     self.state.lineno = pl.line  # the stages run in their own shells
@@ -484,6 +505,17 @@ class Shell:
         if pl.timed:
             self._report_time(time.monotonic() - start, pl.time_posix)
         return status
+
+    def _set_pipestatus(self, status: int) -> None:
+        """PIPESTATUS after a one-command pipeline: set after every command, so the usual
+        case (a global plain array no function made local, no namerefs) is done in place."""
+        st = self.state
+        if not st.namerefs_used and not any("PIPESTATUS" in f.locals for f in st.frames):
+            v = st.globals.get("PIPESTATUS")
+            if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
+                v.value = {0: str(status)}
+                return
+        st.set_array("PIPESTATUS", {0: str(status)})
 
     def _report_time(self, elapsed: float, posix: bool) -> None:
         if posix:
@@ -556,9 +588,10 @@ class Shell:
                     self.state.lineno = cmd.line
                 self.debug_trap()
 
+        pool = pool_of(self.ctx)
         for i in range(n - 1):
             debug_before(i)
-            threads.append(spawn(partial(stage, i, shells[i]), "vshell-stage"))
+            threads.append(pool.spawn(partial(stage, i, shells[i]), "vshell-stage"))
         try:
             debug_before(n - 1)
             stage(n - 1, shells[n - 1])
@@ -754,11 +787,10 @@ class Shell:
         return f"/dev/fd/{fd}"
 
     def arith(self, text: str, raw: str | None = None) -> int:
-        from vshell.interp.arith import ArithError, evaluate
-
+        arith = _ARITH or _load_arith()
         try:
-            return evaluate(text, self.arith_ctx)
-        except ArithError as e:
+            return arith.evaluate(text, self.arith_ctx)
+        except arith.ArithError as e:
             expr = getattr(e, "expr", None) or text
             # bash abandons the rest of the line (a function call, a loop …) and goes on
             raise ShellError(f"{expr}: {e}", status=1,
@@ -773,9 +805,14 @@ class Shell:
 
     @property
     def arith_ctx(self) -> Any:
-        from vshell.interp.arith_ctx import ShellArithContext
+        """The shell's arithmetic context: it holds nothing but the shell, so one serves
+        every expression (made on first use: most subshells do no arithmetic)."""
+        ctx = self.__dict__.get("_arith_ctx")
+        if ctx is None:
+            from vshell.interp.arith_ctx import ShellArithContext
 
-        return ShellArithContext(self)
+            ctx = self.__dict__["_arith_ctx"] = ShellArithContext(self)
+        return ctx
 
     def glob(self, pattern: str) -> list[str]:
         from vshell.text.pathglob import glob_expand, split_globignore

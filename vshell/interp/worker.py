@@ -1,15 +1,15 @@
-"""A pool of daemon threads for the runs and pipeline stages of all sandboxes.
+"""Pools of daemon threads for a run's pipeline stages and nested runs.
 
-Why: an ``exec`` runs its script on a thread of its own (the caller waits with a deadline
-and can walk away from a run that will not stop), and every pipeline stage but the last is
-a thread too.  Starting and joining a thread costs about 0.1 ms, more than a short command
-takes to run; a thread that has just finished a job takes the next one instead.  A thread
-idle for ``IDLE`` seconds ends, so a process that stops running scripts is left with no
-threads of vshell's (the tests that look for leaked threads see none), and nothing here
-refers to a sandbox once its job is done.
+Why: every pipeline stage but the last runs on a thread, and starting and joining a thread
+costs about 0.1 ms, more than a short command takes; a loop over ``echo … | grep`` paid it
+on every pass.  A thread that has finished a job takes the next one instead.
 
-A job that never returns keeps its thread: that thread simply never comes back to the
-pool, exactly as a thread of its own would have stayed behind.
+Each ``exec`` has a pool of its own (:class:`Pool`, on its RunContext) and shuts it down
+before it returns: its idle threads end and are joined there, so when ``exec`` returns no
+thread of that run is left (the tests that count threads around a run see what they saw
+when every stage had a thread of its own).  A job that never returns keeps its thread, as a
+thread of its own would have stayed behind; it ends when its job does.  A thread idle for
+``IDLE`` seconds ends too (a pool nobody shuts down leaves nothing behind for long).
 """
 
 from __future__ import annotations
@@ -17,14 +17,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-IDLE = 0.05  # seconds a finished thread waits for its next job before it ends
-
-_mu = threading.Lock()
-_idle: list[_Worker] = []
+IDLE = 1.0  # seconds a finished thread waits for its next job before it ends
 
 
 class Handle:
-    """A job given to the pool: ``is_alive`` and ``join`` as on a ``threading.Thread``."""
+    """A job given to a pool: ``is_alive`` and ``join`` as on a ``threading.Thread``."""
 
     __slots__ = ("name", "_done")
 
@@ -41,13 +38,17 @@ class Handle:
             self._done.release()
 
 
+Job = tuple[Callable[[], object], Handle]
+
+
 class _Worker:
     """One pooled thread: runs the job it was given, then waits a while for another."""
 
-    __slots__ = ("job", "wake", "thread")
+    __slots__ = ("pool", "job", "wake", "thread")
 
-    def __init__(self, job: tuple[Callable[[], object], Handle]) -> None:
-        self.job: tuple[Callable[[], object], Handle] | None = job
+    def __init__(self, pool: Pool, job: Job) -> None:
+        self.pool = pool
+        self.job: Job | None = job
         self.wake = threading.Lock()
         self.wake.acquire()
         self.thread = threading.Thread(target=self._loop, name=job[1].name, daemon=True)
@@ -55,9 +56,10 @@ class _Worker:
 
     def _loop(self) -> None:
         me = threading.current_thread()
+        pool = self.pool
         while True:
             job, self.job = self.job, None
-            if job is None:  # drained
+            if job is None:  # the pool was shut down
                 return
             fn, handle = job
             del job
@@ -68,36 +70,60 @@ class _Worker:
             except BaseException:  # noqa: BLE001, S110 - a job reports its own errors
                 pass
             finally:
+                # idle (or told to end) before the job shows as done, so that a shutdown
+                # right after the caller's join finds this thread and joins it
+                with pool._mu:
+                    closed = pool._closed
+                    if not closed:
+                        pool._idle.append(self)
                 handle._done.release()
             del fn, handle  # nothing of the job is held while idle
-            with _mu:
-                _idle.append(self)
+            if closed:
+                return
             if not self.wake.acquire(timeout=IDLE):
-                with _mu:
-                    if self in _idle:
-                        _idle.remove(self)
+                with pool._mu:
+                    if self in pool._idle:
+                        pool._idle.remove(self)
                         return
                 self.wake.acquire()  # taken just as the wait ended: the job is on its way
 
 
-def spawn(fn: Callable[[], object], name: str) -> Handle:
-    """Run ``fn()`` on a pooled thread named ``name``; its exceptions are dropped."""
-    handle = Handle(name)
-    with _mu:
-        worker = _idle.pop() if _idle else None
-    if worker is None:
-        _Worker((fn, handle))
-    else:
-        worker.job = (fn, handle)
-        worker.wake.release()
-    return handle
+class Pool:
+    """Threads that run jobs one at a time each, reused while the pool is open."""
+
+    def __init__(self) -> None:
+        self._mu = threading.Lock()
+        self._idle: list[_Worker] = []
+        self._closed = False
+
+    def spawn(self, fn: Callable[[], object], name: str) -> Handle:
+        """Run ``fn()`` on a pooled thread named ``name``; its exceptions are dropped."""
+        handle = Handle(name)
+        with self._mu:
+            worker = self._idle.pop() if self._idle else None
+        if worker is None:
+            _Worker(self, (fn, handle))  # a shut-down pool still runs what it is given
+        else:
+            worker.job = (fn, handle)
+            worker.wake.release()
+        return handle
+
+    def shutdown(self, timeout: float = 0.5) -> None:
+        """End the idle threads and wait for them; busy ones end when their job does."""
+        with self._mu:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for w in idle:
+            w.job = None
+            w.wake.release()
+        for w in idle:
+            w.thread.join(timeout)
 
 
-def drain() -> None:
-    """End the idle threads now (a sandbox closed: nothing of its runs stays behind)."""
-    with _mu:
-        idle = _idle[:]
-        _idle.clear()
-    for w in idle:
-        w.job = None
-        w.wake.release()
+_shared = Pool()  # for runs without a pool of their own (a RunContext made by hand)
+
+
+def pool_of(ctx: object) -> Pool:
+    """The run's pool, or the shared one."""
+    pool = getattr(ctx, "pool", None)
+    return pool if isinstance(pool, Pool) else _shared

@@ -11,6 +11,8 @@ pattern (GNU patch, binutils' strings) are data files too, ``help/NAME.version.t
 
 from __future__ import annotations
 
+import errno
+from functools import cache
 from pathlib import Path
 
 from vshell.records import record
@@ -34,8 +36,22 @@ def find_help(name: str) -> str | None:
 
 
 def _read(file_name: str) -> str:
-    with open(_HELP_DIR / file_name, encoding="utf-8", newline="") as f:
-        return f.read()
+    text = _read_cached(file_name)
+    if text is None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory",
+                                str(_HELP_DIR / file_name))
+    return text
+
+
+@cache
+def _read_cached(file_name: str) -> str | None:
+    """A help file's text, read once: every run of a command parses its options with its
+    ``--help`` text at hand, and opening the file each time cost more than most runs."""
+    try:
+        with open(_HELP_DIR / file_name, encoding="utf-8", newline="") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 @record(frozen=True)
