@@ -517,6 +517,28 @@ class Shell:
                 return
         st.set_array("PIPESTATUS", {0: str(status)})
 
+    def _prints_its_words(self, cmd: ast.Command) -> bool:
+        """Whether ``cmd`` is ``echo`` or ``printf`` with a plain format, no redirection,
+        assignment or substitution: it ends soon whatever the next stage does, printing no
+        more than its words (a format without ``*`` or digits repeats for the words only)."""
+        if type(cmd) is not ast.SimpleCommand:
+            return False
+        assert isinstance(cmd, ast.SimpleCommand)
+        words = cmd.words
+        if cmd.redirects or cmd.assigns or not words:
+            return False
+        name = words[0].raw
+        if name == "printf":
+            fmt = words[1].raw if len(words) > 1 else "-"
+            if fmt.startswith("-") or any(c.isdigit() or c == "*" for c in fmt):
+                return False
+        elif name != "echo":
+            return False
+        st = self.state
+        if st.traps or name in st.functions or name in st.disabled_builtins:
+            return False
+        return not any("$(" in w.raw or "`" in w.raw or "(" in w.raw for w in words)
+
     def _report_time(self, elapsed: float, posix: bool) -> None:
         if posix:
             self.write_err(f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n")
@@ -529,7 +551,11 @@ class Shell:
         underscore = self.state.globals.get("_")
         if underscore is not None:
             underscore.value = ""  # bash: a pipeline's stages start with an empty $_
-        pipes = [sio.Pipe(self.ctx.cancel, budget=self.state.memory) for _ in range(n - 1)]
+        # a first stage that only prints its own words runs to its end before the others
+        # start: no thread for it, and what it prints waits in the pipe
+        inline = self._prints_its_words(pl.commands[0])
+        pipes = [sio.Pipe(self.ctx.cancel, budget=self.state.memory, unbounded=inline and i == 0)
+                 for i in range(n - 1)]
         statuses: list[int] = [0] * n
         errors: list[BaseException | None] = [None] * n
         lastpipe = self.state.shopt.get("lastpipe") and not self.state.options.get("monitor")
@@ -591,6 +617,9 @@ class Shell:
         pool = pool_of(self.ctx)
         for i in range(n - 1):
             debug_before(i)
+            if i == 0 and inline:
+                stage(0, shells[0])
+                continue
             threads.append(pool.spawn(partial(stage, i, shells[i]), "vshell-stage"))
         try:
             debug_before(n - 1)
