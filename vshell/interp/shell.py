@@ -53,7 +53,11 @@ def _load_arith() -> Any:
     return arith
 
 
-_PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribute
+_PLAIN_ARRAY = {"a"}
+# an inline first stage (Shell._prints_its_words): words with none of these expand to
+# themselves (no parameter, substitution, brace, glob or tilde), and print under this size
+_NOT_LITERAL = frozenset("$`{}*?[~()")
+_INLINE_MAX = 4096  # the attributes of an indexed array with no other attribute
 
 # compound commands whose own status never triggers errexit: their inner commands did
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
@@ -518,9 +522,11 @@ class Shell:
         st.set_array("PIPESTATUS", {0: str(status)})
 
     def _prints_its_words(self, cmd: ast.Command) -> bool:
-        """Whether ``cmd`` is ``echo`` or ``printf`` with a plain format, no redirection,
-        assignment or substitution: it ends soon whatever the next stage does, printing no
-        more than its words (a format without ``*`` or digits repeats for the words only)."""
+        """Whether ``cmd`` is ``echo`` or ``printf`` (a format without ``*`` or digits) of
+        literal words, with no redirection or assignment, printing under _INLINE_MAX bytes:
+        it ends soon whatever the next stage does, and what it prints fits in a pipe, so a
+        reader that quits early does not change its status (a bigger writer meets the
+        closed pipe as in bash: 141)."""
         if type(cmd) is not ast.SimpleCommand:
             return False
         assert isinstance(cmd, ast.SimpleCommand)
@@ -528,16 +534,20 @@ class Shell:
         if cmd.redirects or cmd.assigns or not words:
             return False
         name = words[0].raw
+        size = sum(len(w.raw) for w in words)
         if name == "printf":
             fmt = words[1].raw if len(words) > 1 else "-"
             if fmt.startswith("-") or any(c.isdigit() or c == "*" for c in fmt):
                 return False
+            size += len(fmt) * len(words)  # the format again for each argument at most
         elif name != "echo":
+            return False
+        if size >= _INLINE_MAX:
             return False
         st = self.state
         if st.traps or name in st.functions or name in st.disabled_builtins:
             return False
-        return not any("$(" in w.raw or "`" in w.raw or "(" in w.raw for w in words)
+        return not any(_NOT_LITERAL & set(w.raw) for w in words)
 
     def _report_time(self, elapsed: float, posix: bool) -> None:
         if posix:
