@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from vshell.command import (
     NAME_RE,
@@ -35,6 +35,8 @@ from vshell.records import record
 from vshell.result import Outcome, Result
 
 if TYPE_CHECKING:
+    import asyncio
+
     from vshell.background import Job, JobTable
     from vshell.interp.shell import RunContext, Shell
     from vshell.net.client import PolicyClient
@@ -448,17 +450,31 @@ class Sandbox:
 
     async def aexec(self, script: str | bytes, *, stdin: bytes | None = None,
                     timeout: float | None = None) -> Result:
-        """``exec`` for asyncio; cancelling the awaiting task cancels the run."""
+        """``exec`` for asyncio; cancelling the awaiting task cancels the run.
+
+        The run waits on a thread of its own, not on the loop's default executor, whose few
+        workers would queue concurrent runs of different sandboxes."""
         import asyncio
 
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Result] = loop.create_future()
         token = CancelToken()
-        task = asyncio.ensure_future(asyncio.to_thread(self.exec, script, stdin=stdin,
-                                                       timeout=timeout, cancel=token))
+
+        def work() -> None:
+            try:
+                result = self.exec(script, stdin=stdin, timeout=timeout, cancel=token)
+            except BaseException as e:  # noqa: BLE001 - handed to the awaiting task
+                _settle_soon(loop, done, None, e)
+            else:
+                _settle_soon(loop, done, result, None)
+
+        # not a "vshell-" name: that prefix marks a thread running a script (see exec)
+        threading.Thread(target=work, name="aexec", daemon=True).start()
         try:
-            return await asyncio.shield(task)
+            return await asyncio.shield(done)
         except asyncio.CancelledError:
             token.cancel("canceled")
-            await asyncio.wait([task])
+            await asyncio.wait([done])
             raise
 
     @property
@@ -570,6 +586,7 @@ class Sandbox:
                      stderr: Any, cancel: CancelToken | None, http: Any = None) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.shell import RunContext, Shell
+        from vshell.interp.worker import Pool
 
         limit = self._effective_timeout(timeout)
         token = cancel or CancelToken()
@@ -595,6 +612,7 @@ class Sandbox:
         )
         ctx.nesting = self.nesting
         ctx.job_slots = self._job_slots
+        pool = ctx.pool = Pool()  # this run's threads: none outlives the run but a stuck one
         kept = self._kept_fds if self.keep_descriptors else {}
         self._kept_fds = {}
         fresh: dict[int, Any] = {0: inp, 1: out, 2: err}
@@ -616,14 +634,14 @@ class Sandbox:
             except BaseException as e:  # noqa: BLE001 - reported as INTERNAL
                 box["error"] = e
 
-        worker = threading.Thread(target=work, name="vshell-run", daemon=True)
-        worker.start()
+        worker = pool.spawn(work, "vshell-run")
         while worker.is_alive():
             worker.join(0.05)
             if token.reason is not None:
                 worker.join(_GRACE)
                 break
         self._stop_jobs(ctx)
+        pool.shutdown()
         standard: dict[int, Any] = {0: inp, 1: out, 2: err}
         if self.keep_descriptors and not self._closed:
             self._kept_fds = _descriptors_to_keep(sh.fds, standard)
@@ -684,6 +702,7 @@ class Sandbox:
         from vshell.interp import io as sio
         from vshell.interp.nested import new_state
         from vshell.interp.shell import RunContext, Shell
+        from vshell.interp.worker import pool_of
 
         if ctx.nesting + 1 > MAX_NESTING:
             return Result(Outcome.DENIED, 126, b"",
@@ -723,6 +742,7 @@ class Sandbox:
                                python=ctx.python)
         child_ctx.nesting = ctx.nesting + 1
         child_ctx.job_slots = ctx.job_slots
+        child_ctx.pool = pool_of(ctx)  # the top-level run's, shut down when it returns
         state = new_state(env, d, "vshell")
         state.memory = self.memory
         sh = Shell(child_ctx, state, {0: sio.NullInput(), 1: out, 2: err})
@@ -737,8 +757,7 @@ class Sandbox:
             except BaseException as e:  # noqa: BLE001
                 box["error"] = e
 
-        t = threading.Thread(target=work, name="vshell-nested", daemon=True)
-        t.start()
+        t = child_ctx.pool.spawn(work, "vshell-nested")
         while t.is_alive():
             t.join(0.05)
             if token.reason is not None or ctx.cancel.reason is not None:
@@ -767,6 +786,24 @@ class Sandbox:
             oc = Outcome.NOT_FOUND
         return Result(oc, status, out.getvalue(), err.getvalue(), out.truncated or err.truncated,
                       error=error)
+
+
+def _settle_soon(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Result],
+                 result: Result | None, error: BaseException | None) -> None:
+    """From a worker thread: complete ``fut`` on its loop (a closed loop wants nothing)."""
+
+    def settle() -> None:
+        if fut.done():
+            return
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(cast(Result, result))
+
+    try:
+        loop.call_soon_threadsafe(settle)
+    except RuntimeError:  # the loop is closed: no one is waiting any more
+        pass
 
 
 def _descriptors_to_keep(fds: Mapping[int, Any], standard: Mapping[int, Any]) -> dict[int, Any]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 from vshell.syntax.arith import (
     INT_MIN,
@@ -75,10 +76,15 @@ class ArithContext(Protocol):
 
 def evaluate(expr: str, ctx: ArithContext) -> int:
     """Evaluate ``expr`` (already expanded: no ``$x`` left to substitute) as bash does."""
+    fast = _compiled.get(expr, _UNSEEN)
+    if fast is _UNSEEN:
+        fast = _compile_text(expr)
     if sys.getrecursionlimit() < 12000:
         # nested variable values recurse once per level; bash allows 1024 levels
         sys.setrecursionlimit(12000)
     try:
+        if fast is not None:
+            return fast(ctx, expr)
         return _Evaluator(ctx).text(expr, 1)
     except RecursionError:
         raise ArithError("expression recursion level exceeded", expr, expr.lstrip(" \t")) from None
@@ -247,3 +253,181 @@ def _apply(op: str, a: int, b: int, token: str, expr: str, noeval: bool) -> int:
     if op == ">=":
         return int(a >= b)
     raise AssertionError(op)
+
+
+# --- compiled expressions ---------------------------------------------------------------
+# A loop evaluates the same few expressions (``i < 1000``, ``n + i % 7``) thousands of times.
+# The common forms (numbers, plain variables, operators, plain assignments) are turned once
+# into nested closures, which do what _Evaluator does without its per-node dispatch; any
+# other form (an array element, a short-circuit or ``?:`` whose skipped side is not free of
+# effects and errors, a syntax error) returns None and goes through _Evaluator as before.
+
+Compiled = Callable[[ArithContext, str], int]
+_compiled: dict[str, Compiled | None] = {}
+_UNSEEN: Any = object()
+_COMPILED_MAX = 2048
+
+
+def _compile_text(expr: str) -> Compiled | None:
+    tree = parse(expr)
+    fn = _compile(tree) if tree is not None else None
+    if len(_compiled) >= _COMPILED_MAX:
+        _compiled.clear()
+    _compiled[expr] = fn
+    return fn
+
+
+def _pure(n: Node) -> bool:
+    """Whether skipping ``n`` is the same as evaluating it with noeval set: it reads only,
+    and nothing in it can fail when its reads give 0 (``**`` can: a negative exponent)."""
+    t = type(n)
+    if t is Num:
+        return True
+    if t is Var:
+        return n.subscript is None  # type: ignore[union-attr]  # dispatch on type(x) is C
+    if t is Unary:
+        return _pure(n.operand)  # type: ignore[union-attr]  # dispatch on type(x) is C
+    if t is Binary or t is Logical:
+        return n.op != "**" and _pure(n.left) and _pure(n.right)  # type: ignore[union-attr]  # dispatch on type(x) is C
+    if t is Cond:
+        assert isinstance(n, Cond)
+        return _pure(n.cond) and _pure(n.then) and (n.else_ is None or _pure(n.else_))
+    return False
+
+
+def _read_var(name: str) -> Compiled:
+    def read(ctx: ArithContext, expr: str) -> int:
+        raw = ctx.get(name, None)
+        if raw is None:
+            ctx.nounset_error(name)
+            return 0
+        if _PLAIN_INT.fullmatch(raw):
+            return int(raw)
+        if not raw.strip(" \t\n"):
+            return 0
+        return _Evaluator(ctx).text(raw, 2)  # a value that is an expression: as read() does
+
+    return read
+
+
+_FAST_OPS: dict[str, Callable[[int, int], int]] = {
+    "+": lambda a, b: wrap(a + b),
+    "-": lambda a, b: wrap(a - b),
+    "*": lambda a, b: wrap(a * b),
+    "<": lambda a, b: int(a < b),
+    ">": lambda a, b: int(a > b),
+    "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b),
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "&": lambda a, b: a & b,
+    "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
+}
+
+
+def _binary(op: str, token: str, left: Compiled, right: Compiled) -> Compiled:
+    fast = _FAST_OPS.get(op)
+    if fast is not None:
+        return lambda ctx, expr: fast(left(ctx, expr), right(ctx, expr))
+    return lambda ctx, expr: _apply(op, left(ctx, expr), right(ctx, expr), token, expr, False)
+
+
+def _compile(n: Node) -> Compiled | None:  # noqa: C901 - one branch per node kind
+    t = type(n)
+    if t is Num:
+        assert isinstance(n, Num)
+        value = n.value
+        return lambda ctx, expr: value
+    if t is Var:
+        assert isinstance(n, Var)
+        if n.subscript is not None or n.noread:
+            return None
+        return _read_var(n.name)
+    if t is Binary:
+        assert isinstance(n, Binary)
+        left, right = _compile(n.left), _compile(n.right)
+        if left is None or right is None:
+            return None
+        return _binary(n.op, n.err_token, left, right)
+    if t is Unary:
+        assert isinstance(n, Unary)
+        inner = _compile(n.operand)
+        if inner is None:
+            return None
+        if n.op == "-":
+            return lambda ctx, expr: wrap(-inner(ctx, expr))
+        if n.op == "!":
+            return lambda ctx, expr: int(inner(ctx, expr) == 0)
+        if n.op == "~":
+            return lambda ctx, expr: ~inner(ctx, expr)
+        return inner
+    if t is Logical:
+        assert isinstance(n, Logical)
+        if not _pure(n.right):
+            return None
+        left, right = _compile(n.left), _compile(n.right)
+        if left is None or right is None:
+            return None
+        if n.op == "||":
+            return lambda ctx, expr: 1 if left(ctx, expr) != 0 else int(right(ctx, expr) != 0)
+        return lambda ctx, expr: int(right(ctx, expr) != 0) if left(ctx, expr) != 0 else 0
+    if t is Cond:
+        assert isinstance(n, Cond)
+        if n.else_ is None or not (_pure(n.then) and _pure(n.else_)):
+            return None
+        c, a, b = _compile(n.cond), _compile(n.then), _compile(n.else_)
+        if c is None or a is None or b is None:
+            return None
+        return lambda ctx, expr: a(ctx, expr) if c(ctx, expr) else b(ctx, expr)
+    if t is Assign:
+        assert isinstance(n, Assign)
+        if n.target.subscript is not None:
+            return None
+        value_fn = _compile(n.value)
+        if value_fn is None:
+            return None
+        name, op, token = n.target.name, n.op, n.err_token
+        if op and n.target.noread:
+            return None  # read as 0 by _Evaluator.read: left to it
+        if not op:
+            def assign(ctx: ArithContext, expr: str) -> int:
+                v = value_fn(ctx, expr)
+                ctx.set(name, None, v)
+                return v
+            return assign
+        read = _read_var(name)
+
+        def update(ctx: ArithContext, expr: str) -> int:
+            old = read(ctx, expr)
+            v = _apply(op, old, value_fn(ctx, expr), token, expr, False)
+            ctx.set(name, None, v)
+            return v
+        return update
+    if t is IncDec:
+        assert isinstance(n, IncDec)
+        if n.target.subscript is not None or n.target.noread:
+            return None
+        name, step, post = n.target.name, 1 if n.op == "++" else -1, n.post
+        read = _read_var(name)
+
+        def incdec(ctx: ArithContext, expr: str) -> int:
+            old = read(ctx, expr)
+            new = wrap(old + step)
+            ctx.set(name, None, new)
+            return old if post else new
+        return incdec
+    if t is Seq:
+        assert isinstance(n, Seq)
+        fns = [_compile(item) for item in n.items]
+        if any(f is None for f in fns):
+            return None
+        steps = cast("list[Compiled]", fns)
+
+        def seq(ctx: ArithContext, expr: str) -> int:
+            v = 0
+            for f in steps:
+                v = f(ctx, expr)
+            return v
+        return seq
+    return None  # Err: the evaluator raises it with its message

@@ -54,6 +54,9 @@ class RunContext:
     job_slots: JobSlots | None = None  # shared by the sandbox's shells (None: no cap)
     # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
     redirect_opened: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
+    # the run's threads for pipeline stages and nested runs (vshell.interp.worker.Pool,
+    # shut down when exec returns); None: the shared pool
+    pool: Any = None
 
 
 Fds = dict[int, Any]

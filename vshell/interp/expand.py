@@ -8,6 +8,7 @@ characters.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, cast
@@ -31,7 +32,14 @@ _first = itemgetter(0)
 Seg = tuple[str, int]
 
 _GLOB_CHARS = frozenset("*?[")
+# a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
+# brace, tilde, glob or extglob character, nor a parenthesis
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+")
 _PAT_SPECIAL = frozenset("*?[]\\!@+()|^-")  # "-": a quoted dash in [a\-z] is literal
+
+
+def _lex_arith(raw: str) -> list[W.Part]:
+    return W.lex_word(raw, tilde=False)
 
 
 class ExpansionError(ShellError):
@@ -56,6 +64,8 @@ def lex_word(raw: str, **kw: bool) -> list[W.Part]:
 def _towcase(text: str, upper: bool) -> str:
     """Case conversion a character at a time, as bash's towupper: a character whose case
     mapping is several characters (``ß`` -> ``SS``) stays as it is."""
+    if text.isascii():  # one character to one: the same as the loop below
+        return text.upper() if upper else text.lower()
     import unicodedata
 
     out = []
@@ -85,7 +95,11 @@ class Expander:
         """Full expansion of command words into fields."""
         out: list[str] = []
         st = self.sh.state
+        plain = _PLAIN_WORD.fullmatch
         for raw in raws:
+            if plain(raw):  # nothing to expand, split or glob: the word is its own field
+                out.append(raw)
+                continue
             items = [raw]
             if st.options.get("braceexpand") and "{" in raw:
                 from vshell.interp.braces import BraceExpansionError
@@ -179,7 +193,7 @@ class Expander:
         if "$" not in raw and "`" not in raw and '"' not in raw and "'" not in raw \
                 and "\\" not in raw:
             return raw
-        parts = _guard(lambda r: W.WordLexer(r).parse(tilde=False), raw)
+        parts = _guard(_lex_arith, raw)  # cached: a loop's `$(( $i + 1 ))` is lexed once
         segs = self.parts(parts, quoted=True)
         return "".join(" " if s is BREAK else s[0] for s in segs)
 

@@ -21,7 +21,8 @@ def _log(sh: Shell) -> list[tuple[int, Any, bool]]:
 
 def mark(sh: Shell) -> int:
     """Where the log of ``exec``'s changes stands as a scope begins."""
-    return len(_log(sh))
+    log = sh.__dict__.get("exec_fd_log")  # every command marks: no empty log made for it
+    return 0 if log is None else len(log)
 
 
 def record(sh: Shell, before: Fds, after: Fds) -> None:
@@ -50,8 +51,8 @@ def stick(sh: Shell, fd: int, stream: Any) -> None:
 
 def restore(sh: Shell, saved: Fds, scope: Fds, start: int) -> Fds:
     """The table to return to after a scope that ran with ``scope`` in place of ``saved``."""
-    log = _log(sh)
-    if len(log) == start:
+    log = sh.__dict__.get("exec_fd_log")
+    if log is None or len(log) == start:
         return saved
     out = dict(saved)
     for k, stream, sticky in log[start:]:

@@ -29,7 +29,7 @@ class Pipe:
     """
 
     def __init__(self, cancel: CancelToken | None = None, capacity: int = PIPE_CAPACITY,
-                 budget: MemoryBudget | None = None) -> None:
+                 budget: MemoryBudget | None = None, unbounded: bool = False) -> None:
         # a pipe that fills past limits.THRESHOLD holds its capacity from the sandbox's
         # memory budget until its reader goes (one check per write, nothing for small data)
         self._hold = limits.Hold(budget) if budget is not None else None
@@ -41,6 +41,9 @@ class Pipe:
         self._reader_closed = False
         self._writer_closed = False
         self._cancel = cancel
+        # a writer that runs before its reader starts (an `echo` stage, see Shell._run_multi)
+        # never waits for room: what it writes is already in memory, charged as it grows
+        self._unbounded = unbounded
         # background jobs that inherited the write end: as with a real pipe, the end stays
         # open (the reader sees no EOF) until they are done too
         self.holders: list[threading.Thread] = []
@@ -74,15 +77,17 @@ class Pipe:
                     # a writer that outlived its stage (the stage closed the end it shared):
                     # nobody will read this, so it ends as a writer whose reader went
                     raise BrokenPipeError(32, "Broken pipe")
-                room = self._capacity - self._size
+                room = self._capacity - self._size if not self._unbounded else n - pos
                 if room <= 0:
                     self._wait()
                     continue
                 piece = data[pos : pos + room] if (pos or n > room) else data
                 self._chunks.append(piece)
                 self._size += len(piece)
+                held = self._capacity if not self._unbounded else max(self._size,
+                                                                      self._capacity)
                 if self._size >= limits.THRESHOLD and self._hold is not None and \
-                        not self._hold.size and not self._hold.resize(self._capacity):
+                        self._hold.size < held and not self._hold.resize(held):
                     self._chunks.pop()
                     self._size -= len(piece)
                     raise limits.memory_error(self._capacity, self._hold._budget)

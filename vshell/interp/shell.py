@@ -13,6 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import IO, Any, cast
 
 from vshell.command import (
@@ -35,11 +36,29 @@ from vshell.interp.control import (
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState, Var
+from vshell.interp.worker import Handle, pool_of
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
 _VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
+
+_ARITH: Any = None  # vshell.interp.arith, imported on the first arithmetic (every loop has some)
+
+
+def _load_arith() -> Any:
+    global _ARITH
+    from vshell.interp import arith
+
+    _ARITH = arith
+    return arith
+
+
+_PLAIN_ARRAY = {"a"}
+# an inline first stage (Shell._prints_its_words): words with none of these expand to
+# themselves (no parameter, substitution, brace, glob or tilde), and print under this size
+_NOT_LITERAL = frozenset("$`{}*?[~()")
+_INLINE_MAX = 4096  # the attributes of an indexed array with no other attribute
 
 # compound commands whose own status never triggers errexit: their inner commands did
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
@@ -395,6 +414,14 @@ class Shell:
         return 0
 
     def run_andor(self, ao: ast.AndOr) -> int:
+        if not ao.rest:  # one pipeline, the usual case: no list of them to build
+            pl = ao.first
+            status = self.run_pipeline(pl)
+            if status != 0 and not pl.negated and not (
+                len(pl.commands) == 1 and isinstance(pl.commands[0], _SELF_CHECKING)
+            ):
+                self.maybe_errexit(status, skipped_tail=False)
+            return status
         pipelines = [("", ao.first)] + list(ao.rest)
         status = 0
         last_index = len(pipelines) - 1
@@ -468,8 +495,8 @@ class Shell:
                 status = 0
             elif len(pl.commands) == 1:
                 status = self.run_command(pl.commands[0])
-                self.state.set_array("PIPESTATUS", {0: str(status)}) if not isinstance(
-                    pl.commands[0], ast.FunctionDef) else None
+                if type(pl.commands[0]) is not ast.FunctionDef:
+                    self._set_pipestatus(status)
             else:
                 if not self.state.lineno_frozen:
                     self.state.lineno = pl.line  # the stages run in their own shells
@@ -484,6 +511,45 @@ class Shell:
             self._report_time(time.monotonic() - start, pl.time_posix)
         return status
 
+    def _set_pipestatus(self, status: int) -> None:
+        """PIPESTATUS after a one-command pipeline: set after every command, so the usual
+        case (a global plain array no function made local, no namerefs) is done in place."""
+        st = self.state
+        if not st.namerefs_used and not any("PIPESTATUS" in f.locals for f in st.frames):
+            v = st.globals.get("PIPESTATUS")
+            if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
+                v.value = {0: str(status)}
+                return
+        st.set_array("PIPESTATUS", {0: str(status)})
+
+    def _prints_its_words(self, cmd: ast.Command) -> bool:
+        """Whether ``cmd`` is ``echo`` or ``printf`` (a format without ``*`` or digits) of
+        literal words, with no redirection or assignment, printing under _INLINE_MAX bytes:
+        it ends soon whatever the next stage does, and what it prints fits in a pipe, so a
+        reader that quits early does not change its status (a bigger writer meets the
+        closed pipe as in bash: 141)."""
+        if type(cmd) is not ast.SimpleCommand:
+            return False
+        assert isinstance(cmd, ast.SimpleCommand)
+        words = cmd.words
+        if cmd.redirects or cmd.assigns or not words:
+            return False
+        name = words[0].raw
+        size = sum(len(w.raw) for w in words)
+        if name == "printf":
+            fmt = words[1].raw if len(words) > 1 else "-"
+            if fmt.startswith("-") or any(c.isdigit() or c == "*" for c in fmt):
+                return False
+            size += len(fmt) * len(words)  # the format again for each argument at most
+        elif name != "echo":
+            return False
+        if size >= _INLINE_MAX:
+            return False
+        st = self.state
+        if st.traps or name in st.functions or name in st.disabled_builtins:
+            return False
+        return not any(_NOT_LITERAL & set(w.raw) for w in words)
+
     def _report_time(self, elapsed: float, posix: bool) -> None:
         if posix:
             self.write_err(f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n")
@@ -496,7 +562,11 @@ class Shell:
         underscore = self.state.globals.get("_")
         if underscore is not None:
             underscore.value = ""  # bash: a pipeline's stages start with an empty $_
-        pipes = [sio.Pipe(self.ctx.cancel, budget=self.state.memory) for _ in range(n - 1)]
+        # a first stage that only prints its own words runs to its end before the others
+        # start: no thread for it, and what it prints waits in the pipe
+        inline = self._prints_its_words(pl.commands[0])
+        pipes = [sio.Pipe(self.ctx.cancel, budget=self.state.memory, unbounded=inline and i == 0)
+                 for i in range(n - 1)]
         statuses: list[int] = [0] * n
         errors: list[BaseException | None] = [None] * n
         lastpipe = self.state.shopt.get("lastpipe") and not self.state.options.get("monitor")
@@ -527,7 +597,7 @@ class Shell:
                 if i > 0:
                     pipes[i - 1].reader.close()
 
-        threads: list[threading.Thread] = []
+        threads: list[Handle] = []
         shells: list[Shell] = []
         for i in range(n):
             fds = dict(self.fds)
@@ -555,12 +625,13 @@ class Shell:
                     self.state.lineno = cmd.line
                 self.debug_trap()
 
+        pool = pool_of(self.ctx)
         for i in range(n - 1):
             debug_before(i)
-            t = threading.Thread(target=stage, args=(i, shells[i]), daemon=True,
-                                 name="vshell-stage")
-            threads.append(t)
-            t.start()
+            if i == 0 and inline:
+                stage(0, shells[0])
+                continue
+            threads.append(pool.spawn(partial(stage, i, shells[i]), "vshell-stage"))
         try:
             debug_before(n - 1)
             stage(n - 1, shells[n - 1])
@@ -756,11 +827,10 @@ class Shell:
         return f"/dev/fd/{fd}"
 
     def arith(self, text: str, raw: str | None = None) -> int:
-        from vshell.interp.arith import ArithError, evaluate
-
+        arith = _ARITH or _load_arith()
         try:
-            return evaluate(text, self.arith_ctx)
-        except ArithError as e:
+            return arith.evaluate(text, self.arith_ctx)
+        except arith.ArithError as e:
             expr = getattr(e, "expr", None) or text
             # bash abandons the rest of the line (a function call, a loop …) and goes on
             raise ShellError(f"{expr}: {e}", status=1,
@@ -775,9 +845,14 @@ class Shell:
 
     @property
     def arith_ctx(self) -> Any:
-        from vshell.interp.arith_ctx import ShellArithContext
+        """The shell's arithmetic context: it holds nothing but the shell, so one serves
+        every expression (made on first use: most subshells do no arithmetic)."""
+        ctx = self.__dict__.get("_arith_ctx")
+        if ctx is None:
+            from vshell.interp.arith_ctx import ShellArithContext
 
-        return ShellArithContext(self)
+            ctx = self.__dict__["_arith_ctx"] = ShellArithContext(self)
+        return ctx
 
     def glob(self, pattern: str) -> list[str]:
         from vshell.text.pathglob import glob_expand, split_globignore

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from vshell.interp import fdscope, redirect
 from vshell.interp.assign import assign
+from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.control import SHELL_NAMES, AbortLine, ExitShell, ReturnFromFunction, SigPipe
 from vshell.interp.limits import MemoryLimitError
 from vshell.interp.lookup import (
@@ -53,14 +54,15 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
     try:
         try:
             fds = redirect.apply(sh, cmd.redirects, sh.fds, opened,
-                                 in_shell=_runs_in_shell(sh, argv[0]))
+                                 in_shell=_runs_in_shell(sh, argv[0])) if cmd.redirects \
+                else dict(sh.fds)
         except BadSubst as e:
             sh.err(str(e))
             return 1
         except ShellError as e:
             return _fail(sh, e)
         try:
-            assigns = _prefix_assigns(sh, cmd.assigns)
+            assigns = _prefix_assigns(sh, cmd.assigns) if cmd.assigns else {}
         except ShellError as e:
             return _fail(sh, e)
         saved = sh.fds
@@ -70,7 +72,8 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
         finally:
             sh.fds = fdscope.restore(sh, saved, fds, start)
         _set_last_arg(sh, argv[-1])
-        permanent = sh.__dict__.pop("permanent_fds", None)
+        d = sh.__dict__
+        permanent = d.pop("permanent_fds", None) if "permanent_fds" in d else None
         if permanent is not None:
             fdscope.record(sh, sh.fds, permanent)
             sh.fds = permanent
@@ -94,6 +97,9 @@ def _set_last_arg(sh: Shell, last: str) -> None:
     if raw is not None and "=(" in raw:
         last = raw.split("=", 1)[0].rstrip("+")
     v = sh.state.globals.get("_")
+    if v is not None and "r" not in v.attrs and v.hold is None:
+        v.value = last if type(last) is str else str(last)  # after every command: in place
+        return
     if v is None or "r" not in v.attrs:
         from vshell.interp.state import Var
 
@@ -272,10 +278,8 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     ``env`` (when given) is the exported environment to use for a command, as already
     computed by a caller that resolved a path to one of vshell's commands.
     """
-    from vshell.interp.builtins import registry as builtins_registry
-
     name = argv[0]
-    args = [str(a) if not hasattr(a, "raw") else a for a in argv[1:]]
+    args = [a if type(a) is str or hasattr(a, "raw") else str(a) for a in argv[1:]]
     st = sh.state
     fn = st.functions.get(name)
     if fn is not None:
@@ -327,9 +331,11 @@ def _run_shell_builtin(sh: Shell, fn, name: str, args: list[str], fds: Fds) -> i
     start = fdscope.mark(sh)
     sh.fds = fds
     try:
-        from vshell.interp.builtins.misc import builtin_help_option
+        status = None
+        if args and args[0] == "--help":
+            from vshell.interp.builtins.misc import builtin_help_option
 
-        status = builtin_help_option(sh, name, args)
+            status = builtin_help_option(sh, name, args)
         if status is None:
             status = fn(sh, name, args)
         out = fds.get(1)

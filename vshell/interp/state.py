@@ -42,6 +42,10 @@ class Var:
         return Var(v, set(self.attrs))
 
 
+# the names _special computes (every variable read asks, so a set answers first)
+_SPECIAL_NAMES = frozenset(("RANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "EPOCHREALTIME",
+                            "BASHPID", "SHELLOPTS", "BASHOPTS"))
+
 _BIG = 1 << 16  # vshell.interp.limits.THRESHOLD: smaller values are never charged
 
 
@@ -191,7 +195,8 @@ class ShellState:
         self.script_name = "bash"
         self.start_time = time.monotonic()
         self.seconds_base = 0
-        self.random = random.Random()
+        self._rng: random.Random | None = random.Random()
+        self._rng_seed = 0.0  # what _rng is made from when a copy first needs it
         self._lineno = 1
         self.lineno_frozen = 0  # >0 while a trap runs: $LINENO keeps the trapped line
         self.traps: dict[str, str] = {}
@@ -207,6 +212,14 @@ class ShellState:
         # the session's process ids: its subshells and nested shells draw from this one counter
         # (shared by copies of the state, never by two sessions)
         self.pids: Iterator[int] = itertools.count(5000)
+
+    @property
+    def random(self) -> random.Random:
+        """The generator behind $RANDOM (seeded by assigning RANDOM)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_seed)
+        return rng
 
     @property
     def lineno(self) -> int:
@@ -240,7 +253,10 @@ class ShellState:
         new.source_stack = list(self.source_stack)
         new.call_stack = list(self.call_stack)
         new.function_files = dict(self.function_files)
-        new.random = random.Random(self.random.random())
+        # the copy's generator is seeded from the parent's now (so the parent's sequence moves
+        # on as before) but made only when used: most subshells never read $RANDOM
+        new._rng = None
+        new._rng_seed = self.random.random()
         new.bashpid = self.new_pid()
         return new
 
@@ -324,9 +340,10 @@ class ShellState:
 
     def get(self, name: str) -> str | None:
         """Scalar value (element 0 of an array), or None when unset."""
-        special = self._special(name)
-        if special is not None:
-            return special
+        if name in _SPECIAL_NAMES:
+            special = self._special(name)
+            if special is not None:
+                return special
         v = self.lookup(name)
         if v is None:
             return None

@@ -97,7 +97,33 @@ def _continues(body: str) -> bool:
     return True
 
 
+# Parsed scripts by (text, first line).  An agent sends the same commands again, a loop runs
+# the same ``$( )`` body on every pass, and a function's body is parsed once per call site:
+# parsing is most of the cost of a short command.  The tree is never changed once built
+# (the interpreter only reads it), so one tree serves every run.  Only clean parses are
+# kept (an error's exception object is raised, and so changed, by its caller), and only
+# texts up to _CACHE_TEXT characters, at most _CACHE_ENTRIES of them.
+_CACHE_ENTRIES = 512
+_CACHE_TEXT = 16384
+_cache: dict[tuple[str, int], tuple[ast.Script, bool]] = {}
+
+
 def _read(source: str, first_line: int = 1) -> tuple[ast.Script, ParseError | None, bool]:
+    """Parse top-level commands until the end or the first error (cached when clean)."""
+    key = (source, first_line)
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit[0], None, hit[1]
+    script, error, heredoc_eof = _read_uncached(source, first_line)
+    if error is None and len(source) <= _CACHE_TEXT:
+        if len(_cache) >= _CACHE_ENTRIES:
+            del _cache[next(iter(_cache))]  # the oldest entry: a FIFO is enough here
+        _cache[key] = (script, heredoc_eof)
+    return script, error, heredoc_eof
+
+
+def _read_uncached(source: str, first_line: int = 1
+                   ) -> tuple[ast.Script, ParseError | None, bool]:
     """Parse top-level commands until the end or the first error."""
     from vshell.syntax.simple import parse_simple
 

@@ -739,6 +739,14 @@ def compile_glob(
     dotglob: bool = False,
 ) -> Glob:
     """Compile a shell pattern for an anchored match (``.fullmatch(s)``); cached."""
+    return _compile_flags(pat, extglob, nocase, pathname, dotglob)
+
+
+@lru_cache(maxsize=256)
+def _compile_flags(pat: str, extglob: bool, nocase: bool, pathname: bool, dotglob: bool
+                   ) -> Glob:
+    """The cache in front of _compile keyed by plain flags: hashing them is much cheaper
+    than hashing a Mode record (every ``case`` and ``[[ == ]]`` comes through here)."""
     return _compile(pat, Mode(extglob=extglob, nocase=nocase, pathname=pathname,
                               dotglob=dotglob))
 

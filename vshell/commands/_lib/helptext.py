@@ -11,7 +11,9 @@ pattern (GNU patch, binutils' strings) are data files too, ``help/NAME.version.t
 
 from __future__ import annotations
 
+import errno
 import os
+from functools import cache
 
 from vshell.records import record
 
@@ -36,8 +38,22 @@ def find_help(name: str) -> str | None:
 
 
 def _read(file_name: str) -> str:
-    with open(os.path.join(_HELP_DIR, file_name), encoding="utf-8", newline="") as f:
-        return f.read()
+    text = _read_cached(file_name)
+    if text is None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory",
+                                os.path.join(_HELP_DIR, file_name))
+    return text
+
+
+@cache
+def _read_cached(file_name: str) -> str | None:
+    """A help file's text, read once: every run of a command parses its options with its
+    ``--help`` text at hand, and opening the file each time cost more than most runs."""
+    try:
+        with open(os.path.join(_HELP_DIR, file_name), encoding="utf-8", newline="") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 @record(frozen=True)
