@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from vshell.command import Cancelled, CancelToken
 from vshell.interp import limits
+from vshell.pipe_ends import ReadEnd, WriteEnd
 
 if TYPE_CHECKING:
     from vshell.vfs.memory import MemoryBudget
@@ -181,29 +182,14 @@ class Pipe:
                 self._hold.release()
 
 
-class PipeReader(io.RawIOBase):
+class PipeReader(ReadEnd):
     """The read end of a :class:`Pipe` (file-like)."""
-
-    def __init__(self, pipe: Pipe) -> None:
-        super().__init__()
-        self._pipe = pipe
-
-    def readable(self) -> bool:
-        return True
 
     def read(self, n: int | None = -1) -> bytes:
         return self._pipe.read(-1 if n is None else n)
 
     def read1(self, n: int = -1) -> bytes:
         return self._pipe.read(65536 if n is None or n < 0 else n)
-
-    def readline(self, limit: int | None = -1) -> bytes:
-        return self._pipe.readline(-1 if limit is None else limit)
-
-    def readinto(self, b: Any) -> int:
-        data = self._pipe.read(len(b))
-        b[: len(data)] = data
-        return len(data)
 
     def __iter__(self):
         while True:
@@ -217,29 +203,16 @@ class PipeReader(io.RawIOBase):
         super().close()
 
 
-class PipeWriter(io.RawIOBase):
+class PipeWriter(WriteEnd):
     """The write end of a :class:`Pipe` (file-like)."""
-
-    def __init__(self, pipe: Pipe) -> None:
-        super().__init__()
-        self._pipe = pipe
 
     @property
     def pipe(self) -> Pipe:
         return self._pipe
 
-    def writable(self) -> bool:
-        return True
-
     def readinto(self, b: Any) -> int:
         # `read -u 1`, `mapfile -u 2`: the run's output is write-only, as a pipe's end is
         raise OSError(errno.EBADF, "Bad file descriptor")
-
-    def write(self, b: Any) -> int:
-        return self._pipe.write(b)
-
-    def flush(self) -> None:
-        pass
 
     def close(self) -> None:
         self._pipe.close_writer()

@@ -10,10 +10,10 @@ without reading (CPython would deadlock there; the sandbox keeps the output inst
 
 from __future__ import annotations
 
-import io
 import threading
 from collections.abc import Callable
-from typing import Any
+
+from vshell.pipe_ends import ReadEnd, WriteEnd
 
 CAPACITY = 1 << 20
 SLICE = 0.05  # seconds a waiting end sleeps between looks at the cancel token
@@ -106,15 +106,8 @@ class Pipe:
             self._cond.notify_all()
 
 
-class _Reader(io.RawIOBase):
+class _Reader(ReadEnd):
     """The pipe's read end, as a command's stdin."""
-
-    def __init__(self, pipe: Pipe) -> None:
-        super().__init__()
-        self._pipe = pipe
-
-    def readable(self) -> bool:
-        return True
 
     def read(self, n: int | None = -1) -> bytes:
         if n is None or n < 0:  # all of it, to the end
@@ -127,33 +120,12 @@ class _Reader(io.RawIOBase):
     def read1(self, n: int = -1) -> bytes:
         return self._pipe.read(n) or b""
 
-    def readinto(self, b: Any) -> int:
-        data = self.read(len(b))
-        b[: len(data)] = data
-        return len(data)
-
-    def readline(self, limit: int | None = -1) -> bytes:
-        return self._pipe.readline(-1 if limit is None else limit)
-
     def close(self) -> None:
         pass  # the command's end of its stdin: the pipe is closed by its owner
 
 
-class _Writer(io.RawIOBase):
+class _Writer(WriteEnd):
     """The pipe's write end, as a command's stdout or stderr."""
-
-    def __init__(self, pipe: Pipe) -> None:
-        super().__init__()
-        self._pipe = pipe
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, b: Any) -> int:
-        return self._pipe.write(bytes(b))
-
-    def flush(self) -> None:
-        pass
 
     def close(self) -> None:
         pass  # closed by its owner when the command ends
