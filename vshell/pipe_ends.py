@@ -12,12 +12,16 @@ import io
 from typing import Any
 
 
-class ReadEnd(io.RawIOBase):
-    """A pipe's read end: ``readinto`` and ``readline`` over the subclass's ``read``."""
+class _End(io.RawIOBase):
+    """One end of ``pipe``."""
 
     def __init__(self, pipe: Any) -> None:
         super().__init__()
         self._pipe = pipe
+
+
+class ReadEnd(_End):
+    """A pipe's read end: ``readinto`` and ``readline`` over the subclass's ``read``."""
 
     def readable(self) -> bool:
         return True
@@ -31,12 +35,8 @@ class ReadEnd(io.RawIOBase):
         return bytes(self._pipe.readline(-1 if limit is None else limit))
 
 
-class WriteEnd(io.RawIOBase):
+class WriteEnd(_End):
     """A pipe's write end: every write goes to the pipe whole (it waits for room)."""
-
-    def __init__(self, pipe: Any) -> None:
-        super().__init__()
-        self._pipe = pipe
 
     def writable(self) -> bool:
         return True
