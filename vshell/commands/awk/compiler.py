@@ -1020,69 +1020,28 @@ class Compiler:
 
             return while_plain
 
-        def while_(F: list) -> None:
-            n = 0
-            while cf(F):
-                try:
-                    body(F)
-                except Continue:
-                    pass
-                except Break:
-                    break
-                n += 1
-                if n & 0xFFF == 0:
-                    cancel.check()
-
-        return while_
+        return lambda F: _iterate(F, cf, body, True, None, True, cancel)
 
     def s_do(self, node: Node) -> Fn:
         body = self.stmt(node[1])
         cf = self.cond(node[2])
         cancel = self.st.inv.cancel
-
-        def do_(F: list) -> None:
-            n = 0
-            while True:
-                try:
-                    body(F)
-                except Continue:
-                    pass
-                except Break:
-                    break
-                if not cf(F):
-                    break
-                n += 1
-                if n & 0xFFF == 0:
-                    cancel.check()
-
-        return do_
+        jumps = _has_jump(node[1])
+        return lambda F: _iterate(F, cf, body, jumps, None, False, cancel)
 
     def s_for(self, node: Node) -> Fn:
         _, init, c, incr, body_node = node
-        initf = self.stmt(init) if init else (lambda F: None)
+        initf = self.stmt(init) if init else None
         cf = self.cond(c) if c else (lambda F: True)
-        incf = self.stmt(incr) if incr else (lambda F: None)
+        incf = self.stmt(incr) if incr else None
         body = self.stmt(body_node)
         cancel = self.st.inv.cancel
         jumps = _has_jump(body_node)
 
         def for_(F: list) -> None:
-            initf(F)
-            n = 0
-            while cf(F):
-                if jumps:
-                    try:
-                        body(F)
-                    except Continue:
-                        pass
-                    except Break:
-                        break
-                else:
-                    body(F)
-                incf(F)
-                n += 1
-                if n & 0xFFF == 0:
-                    cancel.check()
+            if initf is not None:
+                initf(F)
+            _iterate(F, cf, body, jumps, incf, True, cancel)
 
         return for_
 
@@ -1091,19 +1050,21 @@ class Compiler:
         arr = self.array(name)
         put = self.store(var)
         body = self.stmt(body_node)
+        cancel = self.st.inv.cancel
+        jumps = _has_jump(body_node)
 
         def forin(F: list) -> None:
             d = arr(F)
-            for k in funcs.onetrue_order(list(d)):
-                if k not in d:
-                    continue
-                put(F, StrNum(k))
-                try:
-                    body(F)
-                except Continue:
-                    pass
-                except Break:
-                    break
+            keys = iter(funcs.onetrue_order(list(d)))
+
+            def next_key(F: list) -> bool:
+                for k in keys:
+                    if k in d:  # the body may delete the keys still to come
+                        put(F, StrNum(k))
+                        return True
+                return False
+
+            _iterate(F, next_key, body, jumps, None, True, cancel)
 
         return forin
 
@@ -1201,6 +1162,32 @@ def _has_jump(node: object) -> bool:
 
     visit(node)
     return found
+
+
+def _iterate(F: list, cf: Fn, body: Fn, jumps: bool, step: Fn | None, test_first: bool,
+             cancel: Any) -> None:
+    """The one loop of awk's while, do, for and for-in: ``cf`` decides each pass (a do loop
+    skips it the first time), ``step`` follows the body (a for loop's increment, run after a
+    ``continue`` too), and the cancel token is looked at every 4096 passes.  ``jumps`` says
+    whether the body can break or continue: without, no ``try`` is set up per pass."""
+    n = 0
+    first = not test_first
+    while first or cf(F):
+        first = False
+        if jumps:
+            try:
+                body(F)
+            except Continue:
+                pass
+            except Break:
+                break
+        else:
+            body(F)
+        if step is not None:
+            step(F)
+        n += 1
+        if n & 0xFFF == 0:
+            cancel.check()
 
 
 def _raising(jump: type[Exception]) -> Fn:
