@@ -68,7 +68,7 @@ def main(cfg, code=None):
     sys.executable = "/usr/local/bin/python3"
     if "MPLCONFIGDIR" not in os.environ:
         sys.meta_path.insert(0, _MplConfig(os))
-    sys.meta_path.insert(0, _NoParquet())
+    sys.meta_path.insert(0, _AfterImport("pandas.io.parquet", _no_parquet))
     isolated = opts.get("I", False)
     no_env = isolated or opts.get("E", False)
     safe = isolated or opts.get("P", False) or (
@@ -403,13 +403,15 @@ PARQUET_MESSAGE = (
     "sandbox; use to_csv, to_json, to_excel, to_pickle or sqlite3 instead")
 
 
-class _NoParquet:
-    """Makes ``to_parquet`` / ``read_parquet`` say why they cannot work here (pandas' own
-    message says to install pyarrow with pip or conda): wraps pandas' engine lookup once
-    ``pandas.io.parquet`` is first imported, then steps aside."""
+class _AfterImport:
+    """A finder that lets ``name`` load as usual, then hands the module to ``patch``, once:
+    the one way boot changes a module the program may never import (no cost otherwise)."""
+
+    def __init__(self, name, patch):
+        self.name, self.patch = name, patch
 
     def find_spec(self, name, path=None, target=None):
-        if name != "pandas.io.parquet":
+        if name != self.name:
             return None
         import importlib.util
         import sys
@@ -418,7 +420,7 @@ class _NoParquet:
         spec = importlib.util.find_spec(name)
         if spec is None or spec.loader is None:
             return spec
-        real = spec.loader
+        real, patch = spec.loader, self.patch
 
         class Loader:
             def create_module(self, spec):
@@ -426,21 +428,27 @@ class _NoParquet:
 
             def exec_module(self, module):
                 real.exec_module(module)
-                found = getattr(module, "get_engine", None)
-                if found is None:
-                    return
-
-                def get_engine(engine):
-                    try:
-                        return found(engine)
-                    except ImportError as e:
-                        raise ImportError(PARQUET_MESSAGE) from e
-
-                get_engine.__doc__ = found.__doc__
-                module.get_engine = get_engine
+                patch(module)
 
         spec.loader = Loader()
         return spec
+
+
+def _no_parquet(module):
+    """``to_parquet`` / ``read_parquet`` say why they cannot work here (pandas' own message
+    says to install pyarrow with pip or conda)."""
+    found = getattr(module, "get_engine", None)
+    if found is None:
+        return
+
+    def get_engine(engine):
+        try:
+            return found(engine)
+        except ImportError as e:
+            raise ImportError(PARQUET_MESSAGE) from e
+
+    get_engine.__doc__ = found.__doc__
+    module.get_engine = get_engine
 
 
 def _checked_chmod(os):
@@ -494,32 +502,9 @@ def _door(path):
     popen.__doc__ = "Open a pipe to or from a command run by the sandbox's shell."
     os.system, os.popen = system, popen
 
-    class Hook:
-        def find_spec(self, name, path=None, target=None):
-            if name != "subprocess":
-                return None
-            sys.meta_path.remove(self)
-            import importlib.util
-
-            spec = importlib.util.find_spec(name)
-            if spec is None or spec.loader is None:
-                return spec
-            real = spec.loader
-
-            class Loader:
-                def create_module(self, spec):
-                    return real.create_module(spec)
-
-                def exec_module(self, module):
-                    real.exec_module(module)
-                    door().patch_subprocess(module)
-
-            spec.loader = Loader()
-            return spec
-
     if "subprocess" in sys.modules:
         door().patch_subprocess(sys.modules["subprocess"])
     else:
-        sys.meta_path.insert(0, Hook())
+        sys.meta_path.insert(0, _AfterImport("subprocess", lambda m: door().patch_subprocess(m)))
 
 
