@@ -239,3 +239,28 @@ def test_without_pillow_the_error_says_so(sb: Sandbox, monkeypatch: pytest.Monke
     monkeypatch.setitem(__import__("sys").modules, "PIL", None)  # import PIL now fails
     res = view(sb, "/img/small.png")
     assert res.is_error and res.text.startswith("E_UNAVAILABLE: ") and "pip install" in res.text
+
+
+def test_links_and_paths_do_not_reach_past_the_sandbox(tmp_path: Path) -> None:
+    """A link out of the mount, a link to a denied name, `..` past the root and a path of
+    a nested read-only mount: view_image sees what the shell sees, nothing more."""
+    from PIL import Image
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    Image.new("RGB", (8, 8)).save(outside / "host.png")
+    work = tmp_path / "work"
+    (work / "ro").mkdir(parents=True)
+    Image.new("RGB", (8, 8)).save(work / "secret.png")
+    Image.new("RGB", (8, 8)).save(work / "ro" / "ok.png")
+    (work / "out.png").symlink_to(outside / "host.png")
+    (work / "alias.png").symlink_to(work / "secret.png")
+    mounts = [HostMount(str(work), "/work"), HostMount(str(work / "ro"), "/work/ro",
+                                                        readonly=True)]
+    with Sandbox(mounts=mounts, deny=["**/secret.png"]) as s:
+        for path in ("/work/out.png", "/work/alias.png", "/work/secret.png",
+                     "/work/../" + str(outside / "host.png"), str(outside / "host.png")):
+            res = view(s, path)
+            assert res.is_error and not res.images, (path, res.text)
+            assert s.exec(f"cat {path}").exit_code != 0, path  # the shell agrees
+        assert not view(s, "/work/ro/ok.png").is_error
