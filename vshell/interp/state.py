@@ -4,9 +4,7 @@ parameters, functions, the working directory.  A subshell is a deep copy of it.
 
 from __future__ import annotations
 
-import copy
 import itertools
-import random
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
@@ -17,6 +15,8 @@ from vshell.records import field, record
 from vshell.syntax import ast
 
 if TYPE_CHECKING:
+    import random
+
     from vshell.vfs.memory import Hold, MemoryBudget
 
 Value = str | dict[int, str] | dict[str, str] | None
@@ -195,8 +195,9 @@ class ShellState:
         self.script_name = "bash"
         self.start_time = time.monotonic()
         self.seconds_base = 0
-        self._rng: random.Random | None = random.Random()
-        self._rng_seed = 0.0  # what _rng is made from when a copy first needs it
+        # $RANDOM's generator, made when first used: `random` stays off the start-up path
+        self._rng: random.Random | None = None
+        self._rng_seed: float | None = None  # None: seeded from the OS (a fresh session)
         self._lineno = 1
         self.lineno_frozen = 0  # >0 while a trap runs: $LINENO keeps the trapped line
         self.traps: dict[str, str] = {}
@@ -218,6 +219,8 @@ class ShellState:
         """The generator behind $RANDOM (seeded by assigning RANDOM)."""
         rng = self._rng
         if rng is None:
+            import random
+
             rng = self._rng = random.Random(self._rng_seed)
         return rng
 
@@ -233,6 +236,8 @@ class ShellState:
     # --- copying -----------------------------------------------------------------
     def subshell(self) -> ShellState:
         """A copy for a subshell, pipeline stage or command substitution."""
+        import copy  # off the start-up path (`vshell -c true` makes no copy)
+
         new = copy.copy(self)
         new.globals = {k: v.copy() for k, v in self.globals.items()}
         new.frames = [

@@ -10,14 +10,12 @@ synthetic; a default in-memory ``/tmp`` exists unless a mount covers it.
 
 from __future__ import annotations
 
-import copy
 import errno
 import functools
 import os
 import stat as st
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, BinaryIO, TypeVar, cast
 
@@ -350,6 +348,8 @@ class VFS:
         process's own umask is.  ``check`` raises when the run must stop: a named pipe's
         waits poll it.
         """
+        import copy  # off the start-up path: views are made later, if ever
+
         view = copy.copy(self)
         view._fds = dict(fds)
         if umask is not None:
@@ -494,7 +494,9 @@ class VFS:
         return mount, rel, self._ctx[mount.vpath]
 
     def _syn_stat(self, parts: Parts, mode: int = _SYN_DIR_MODE, size: int = 0) -> os.stat_result:
-        ino = zlib.crc32(join_parts(parts).encode()) | 1
+        from zlib import crc32  # off the start-up path
+
+        ino = crc32(join_parts(parts).encode()) | 1
         nlink = 2 if st.S_ISDIR(mode) else 1
         boot = self._boot_ns
         return make_stat(mode, ino, _SYN_DEV, nlink, 0, 0, size, boot, boot, boot)
