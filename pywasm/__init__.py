@@ -19,7 +19,8 @@ The guest-side files (``guest/``) are vshell's own: ``boot.py`` runs as the reac
 code and does CPython's start-up for the user's command line (options, working directory,
 ``sys.argv``, ``sys.path``, the sbsh site-packages convention); ``door.py`` is served
 read-only inside the guest and stands in for the process functions (the door back into the
-shell).  This package may read host files (the artifacts and its own guest files); nothing
+shell); ``web.py``, served beside it, sends ``urllib.request``'s HTTP through the sandbox's
+``curl``.  This package may read host files (the artifacts and its own guest files); nothing
 else in it touches the host.
 """
 
@@ -108,5 +109,5 @@ def read_verified(name: str | None = None, path: Path | None = None) -> bytes:
 
 
 def guest_file(name: str) -> bytes:
-    """One of vshell's guest-side files (``boot.py``, ``door.py``)."""
+    """One of vshell's guest-side files (``boot.py``, ``door.py``, ``web.py``)."""
     return resources.files(__name__).joinpath("guest", name).read_bytes()

@@ -507,4 +507,21 @@ def _door(path):
     else:
         sys.meta_path.insert(0, _AfterImport("subprocess", lambda m: door().patch_subprocess(m)))
 
+    def web(module):
+        # urllib.request's http/https through the sandbox's curl (web.py, beside door.py)
+        import types
+
+        web_path = os.path.join(os.path.dirname(path), "web.py")
+        mod = types.ModuleType("_vshell_web")
+        mod.__file__ = web_path
+        with open(web_path, "rb") as f:
+            exec(compile(f.read(), web_path, "exec"), mod.__dict__)
+        sys.modules["_vshell_web"] = mod
+        mod.patch_urllib(module)
+
+    if "urllib.request" in sys.modules:
+        web(sys.modules["urllib.request"])
+    else:
+        sys.meta_path.insert(0, _AfterImport("urllib.request", web))
+
 

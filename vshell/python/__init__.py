@@ -158,7 +158,7 @@ def run(inv: Any, options: list[str], kind: str | None, value: str | None,
     prompt = at_terminal and (kind == "interactive" or _has_flag(options, "i"))
     args = guest_argv(inv.name, inv.dir, options, kind, value, argv, line_buffered(inv.python),
                       door.GUEST_PATH if has_door else None, prompt)
-    files = {door.GUEST_PATH: door.guest_source()} if has_door else {}
+    files = door.guest_files() if has_door else {}
     code = boot_code()
     if code is not None:
         files[BOOT_CODE_GUEST] = code

@@ -39,17 +39,18 @@ from vshell.command import Cancelled
 from vshell.python.pipe import SLICE, Pipe
 
 GUEST_PATH = "/usr/local/lib/vshell/door.py"  # where the guest reads its half
-_source: bytes | None = None
+WEB_PATH = "/usr/local/lib/vshell/web.py"  # urllib.request over curl, beside it
+_sources: dict[str, bytes] = {}
 
 
-def guest_source() -> bytes:
-    """The guest's half of the door (served read-only at :data:`GUEST_PATH`)."""
-    global _source
-    if _source is None:
+def guest_files() -> dict[str, bytes]:
+    """The guest's half of the door and its urllib handler (served read-only)."""
+    if not _sources:
         import pywasm
 
-        _source = pywasm.guest_file("door.py")
-    return _source
+        _sources[GUEST_PATH] = pywasm.guest_file("door.py")
+        _sources[WEB_PATH] = pywasm.guest_file("web.py")
+    return dict(_sources)
 
 
 class _Null(io.RawIOBase):
