@@ -25,6 +25,11 @@ CASES: list[tuple[str, bytes]] = [
     ("set -eo pipefail; false | wc -l; echo reached", b""),
     ("set -oo pipefail nounset; shopt -po pipefail; set -o | grep -E '^(nounset|pipefail)'", b""),
     ("set -euo pipefail a b; echo $#:$1", b""),
+    # shopt lists: -s / -u alone pick the options, -p alone picks the reusable format
+    ("set -e; shopt -s -o; shopt -u -o | head -3; shopt -ps -o; shopt -so nounset;"
+     " shopt -o nounset", b""),
+    ("shopt -s extglob; shopt -s | grep -E '^(extglob|extquote)'; shopt -s -p | grep extglob;"
+     " shopt -sp nullglob; shopt nullglob", b""),
     ("set -o nosuch; echo $?", b""),
     ("set -eo nosuch x; echo $? $#", b""),
     ("set +eo pipefail; set -o | grep pipe", b""),

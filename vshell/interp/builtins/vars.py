@@ -566,7 +566,8 @@ def b_let(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
     st = sh.state
-    mode = ""
+    mode = ""  # "s" or "u": set or unset the names (no names: list those set / unset)
+    reusable = False  # -p: list as commands that restore the settings
     quiet = False
     use_set_o = False
     names: list[str] = []
@@ -580,7 +581,7 @@ def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
                 elif c == "o":
                     use_set_o = True
                 elif c == "p":
-                    mode = mode or "p"
+                    reusable = True
                 else:
                     sh.err(f"shopt: -{c}: invalid option")
                     sh.write_err("shopt: usage: shopt [-pqsu] [-o] [optname ...]\n")
@@ -595,7 +596,7 @@ def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
             on = table[k]
             if mode == "s" and not on or mode == "u" and on:
                 continue
-            if mode == "p" or mode in "su" and mode:
+            if reusable:
                 flag = "-s" if on else "-u"
                 _out(sh, f"shopt {flag} {k}\n" if not use_set_o
                      else f"set {'-' if on else '+'}o {k}\n")
@@ -614,9 +615,9 @@ def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
             if not table[n]:
                 status = 1
             if not quiet:
-                if mode == "p" and use_set_o:
+                if reusable and use_set_o:
                     _out(sh, f"set {'-' if table[n] else '+'}o {n}\n")
-                elif mode == "p":
+                elif reusable:
                     _out(sh, f"shopt {'-s' if table[n] else '-u'} {n}\n")
                 else:
                     _out(sh, f"{n:<15}\t{'on' if table[n] else 'off'}\n")
