@@ -87,6 +87,15 @@ class BackendMount:
 MountSpec = HostMount | MemoryMount | BackendMount
 
 
+def shell_option_names() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The names ``set -o`` knows, ``set``'s one-letter flags and the names ``shopt`` knows:
+    what a front end checks bash's invocation options (``-euo pipefail``) against."""
+    from vshell.interp.state import SET_OPTIONS, SHOPT_DEFAULTS
+
+    letters = frozenset(letter for letter in SET_OPTIONS.values() if letter)
+    return frozenset(SET_OPTIONS), letters, frozenset(SHOPT_DEFAULTS)
+
+
 class SandboxConfigError(ValueError):
     """An option given to :class:`Sandbox` is invalid."""
 

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from vshell import __version__, limits
+from vshell.cli.shellflags import FlagError, ShellFlags, is_shell_flag_word
 from vshell.records import field, record
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ class Options(limits.Limits):
     history_file: str | None = None
     overlay: str | None = None
     try_mode: bool = False
+    shell_prelude: str | None = None  # bash's -euo pipefail and kin, as set/shopt commands
+    stdin_script: bool = False  # bash's -s: commands from stdin, the rest positionals
 
 
 def info_text(opts: Options, help_text: str) -> str | None:
@@ -74,6 +77,7 @@ def parse_size(text: str) -> int:
 def parse_args(argv: list[str]) -> Options:
     o = Options()
     specs: list[str] = []  # the --mount texts, for messages naming an earlier one
+    flags: ShellFlags | None = None  # bash's own option words, once one is seen
     i = 0
 
     def value(flag: str) -> str:
@@ -149,6 +153,24 @@ def parse_args(argv: list[str]) -> Options:
                 o.file = argv[i + 1]
                 o.args = argv[i + 2 :]
             return o
+        elif is_shell_flag_word(a):
+            flags = flags or ShellFlags()
+            try:
+                i = flags.take(argv, i)
+            except FlagError as e:
+                raise UsageError(str(e)) from None
+            o.shell_prelude = flags.prelude()
+            if flags.command:
+                if i >= len(argv):
+                    raise UsageError("option -c requires an argument")
+                o.command = argv[i]
+                o.args = argv[i + 1 :]
+                return o
+            if flags.stdin:
+                o.stdin_script = True
+                o.args = argv[i:]
+                return o
+            continue
         elif a.startswith("-") and a != "-":
             raise UsageError(f"unknown option {a}")
         else:

@@ -33,6 +33,8 @@ a Python function over a virtual filesystem of host mounts.
 
 options:
   -c SCRIPT                 run SCRIPT and exit with its status
+  -euo pipefail, -x, -lc, -s, -O SHOPT
+                            bash's own invocation options, read as bash reads them
   --mount HOST:VPATH[:ro|:cow]
                             expose host directory HOST at virtual path VPATH
                             (read-write, read-only with :ro, or copy-on-write

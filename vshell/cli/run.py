@@ -68,6 +68,14 @@ def _arm_watchdog(timeout: float | None) -> bool:
 def run_session(sb: Sandbox, opts: Options, *, piped_script: bool) -> int:
     """Run what the command line chose on ``sb``: ``-c SCRIPT``, a FILE, else (with
     ``piped_script``) a script piped to stdin, else the REPL; the exit status."""
+    if opts.shell_prelude is not None:  # bash's invocation options, in force before the run
+        res = sb.exec(opts.shell_prelude, stdout=StdStream(sys.stdout.buffer),
+                      stderr=StdStream(sys.stderr.buffer))
+        if res.exit_code != 0:
+            return 2
+    if opts.stdin_script:
+        sb.set_script(None, opts.args)
+        return run_stdin_script(sb)
     if opts.command is not None:
         sb.dash_c = True
         return run_script(sb, opts.command, opts.args, None)

@@ -156,6 +156,9 @@ def main(argv: list[str]) -> int:
         if opts.action == "run" and (opts.command is not None or opts.file is not None):
             bad = "-c" if opts.command is not None else opts.file
             raise UsageError(f"vshell mcp takes no script ({bad!r})")
+        if opts.shell_prelude is not None or opts.stdin_script:
+            raise UsageError("bash's invocation options (-e, -o NAME, -s, ...) are for the shell;"
+                             " a session sets them with `set` in a bash call")
         for flag, given in (("--try", opts.try_mode), ("--history-file", opts.history_file)):
             if given:
                 raise UsageError(f"{flag} is for the REPL, not for vshell mcp")
