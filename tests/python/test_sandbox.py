@@ -208,6 +208,17 @@ def test_site_packages_convention(root: Path, tmp_path: Path) -> None:
     assert ran.stdout == b"pkga\n", ran.stderr
 
 
+def test_a_missing_module_says_what_vshell_can_do(fs) -> None:
+    """Not CPython's hint for a build without site ("enable your virtual environment?")."""
+    ran = py(fs, ["-c", "import requests"])
+    assert ran.status == 1
+    last = ran.stderr.decode().splitlines()[-1]
+    assert last.startswith("ModuleNotFoundError: No module named 'requests'. vshell's Python")
+    assert "/lib/python/site-packages" in last and "virtual environment" not in last
+    ran = py(fs, ["-c", "try:\n import nosuchmod\nexcept ImportError as e:\n print(e)"])
+    assert ran.stdout == b"No module named 'nosuchmod'\n"  # the exception itself is unchanged
+
+
 def test_no_site_packages_mount_costs_nothing(fs) -> None:
     ran = py(fs, ["-c", "import sys; print([p for p in sys.path if 'lib/python/' in p])"])
     assert ran.stdout == b"[]\n"
