@@ -223,6 +223,20 @@ def test_recursion_limit() -> None:
     assert str(ei.value) == 'expression recursion level exceeded (error token is "x")'
 
 
+def test_deep_parentheses_evaluate_as_in_bash() -> None:
+    """bash takes any depth; the parser descends ~17 levels per parenthesis, so the limit is
+    raised before parsing, not only before evaluating (60 levels failed)."""
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)  # as a fresh process has it
+    try:
+        expr = "(" * 400 + "1+2" + ")" * 400
+        assert evaluate(expr + "*2", _Ctx("")) == 6
+    finally:
+        sys.setrecursionlimit(max(old, sys.getrecursionlimit()))
+
+
 def test_subscript_side_effect_once() -> None:
     ctx = _Ctx("i=0 a[0]=5")
     assert evaluate("a[i++]++", ctx) == 5

@@ -76,13 +76,14 @@ class ArithContext(Protocol):
 
 def evaluate(expr: str, ctx: ArithContext) -> int:
     """Evaluate ``expr`` (already expanded: no ``$x`` left to substitute) as bash does."""
-    fast = _compiled.get(expr, _UNSEEN)
-    if fast is _UNSEEN:
-        fast = _compile_text(expr)
     if sys.getrecursionlimit() < 12000:
-        # nested variable values recurse once per level; bash allows 1024 levels
+        # nested variable values recurse once per level (bash allows 1024 levels), and the
+        # parser descends ~17 levels per parenthesis
         sys.setrecursionlimit(12000)
     try:
+        fast = _compiled.get(expr, _UNSEEN)
+        if fast is _UNSEEN:
+            fast = _compile_text(expr)
         if fast is not None:
             return fast(ctx, expr)
         return _Evaluator(ctx).text(expr, 1)
