@@ -25,6 +25,12 @@ CASES: list[tuple[str, bytes]] = [
     ("set -eo pipefail; false | wc -l; echo reached", b""),
     ("set -oo pipefail nounset; shopt -po pipefail; set -o | grep -E '^(nounset|pipefail)'", b""),
     ("set -euo pipefail a b; echo $#:$1", b""),
+    # FUNCNEST: the call past it fails, the rest of its line is dropped, the next line runs
+    ("FUNCNEST=5; f(){ echo $1; f $(($1+1)); }; f 1; echo same line\necho next $?", b""),
+    ("FUNCNEST=3; g(){ g; }; x=$(g; echo in); echo \"[$x] $?\"", b""),
+    # nesting bash takes without a limit
+    ("( " * 150 + "echo deep" + " )" * 150, b""),
+    ("if true; then " * 100 + "echo ifs" + "; fi" * 100, b""),
     # shopt lists: -s / -u alone pick the options, -p alone picks the reusable format
     ("set -e; shopt -s -o; shopt -u -o | head -3; shopt -ps -o; shopt -so nounset;"
      " shopt -o nounset", b""),

@@ -202,3 +202,22 @@ def test_script_types() -> None:
             assert (r.outcome, r.exit_code) == (Outcome.INVALID, 2)
             assert r.stderr.startswith(b"vshell: script must be str or bytes, not ")
             assert isinstance(r.error, TypeError)
+
+
+def test_runaway_recursion_ends_its_line_not_the_host() -> None:
+    """bash crashes (SIGSEGV) on `f(){ f; }; f`; vshell stops at 1000 levels with bash's
+    FUNCNEST message, drops the rest of that line and runs the next, in a fresh process's
+    recursion limit as well as after awk or arithmetic raised it."""
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        with Sandbox() as sb:
+            r = sb.exec("f(){ f; }; f; echo same line\necho next $?")
+            assert r.stdout == b"next 1\n"
+            assert r.stderr.endswith(b"f: maximum function nesting level exceeded (1000)\n")
+            r = sb.exec("( " * 300 + "echo deep" + " )" * 300)
+            assert (r.stdout, r.exit_code) == (b"deep\n", 0)
+    finally:
+        sys.setrecursionlimit(max(old, sys.getrecursionlimit()))

@@ -9,10 +9,10 @@ The parser lives in :mod:`vshell.syntax.arith`; this module only walks its trees
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
+from vshell.interp.control import make_recursion_room
 from vshell.syntax.arith import (
     INT_MIN,
     Assign,
@@ -76,10 +76,7 @@ class ArithContext(Protocol):
 
 def evaluate(expr: str, ctx: ArithContext) -> int:
     """Evaluate ``expr`` (already expanded: no ``$x`` left to substitute) as bash does."""
-    if sys.getrecursionlimit() < 12000:
-        # nested variable values recurse once per level (bash allows 1024 levels), and the
-        # parser descends ~17 levels per parenthesis
-        sys.setrecursionlimit(12000)
+    make_recursion_room()  # nested values recurse per level, the parser per parenthesis
     try:
         fast = _compiled.get(expr, _UNSEEN)
         if fast is _UNSEEN:

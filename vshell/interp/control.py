@@ -7,17 +7,31 @@ here (as Oils keeps its in ``core/vm.py``) lets every module import them downwar
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from vshell.command import Cancelled
 
 __all__ = [
-    "SHELL_NAMES", "AbortLine", "ExitShell", "LoopControl", "ReturnFromFunction", "ShellError",
-    "SigPipe", "background_status",
+    "RECURSION_ROOM", "SHELL_NAMES", "AbortLine", "ExitShell", "LoopControl", "ReturnFromFunction",
+    "ShellError", "SigPipe", "background_status", "make_recursion_room",
 ]
 
 # The names under which a command is the shell itself (`bash -c`, a `#!/bin/sh` script).
 SHELL_NAMES = ("sh", "bash", "vshell", "dash")
+
+
+# Python frames a run may use: a shell function level takes ~11, a nested compound command
+# ~7, an arithmetic parenthesis ~17; the function limit (1000 levels, or FUNCNEST) and bash's
+# 1024 levels of nested variable values fit under it.  Raised, never lowered: the limit is
+# the process's, and awk asks for more.
+RECURSION_ROOM = 12000
+
+
+def make_recursion_room() -> None:
+    """Raise the interpreter's recursion limit to :data:`RECURSION_ROOM` if it is lower."""
+    if sys.getrecursionlimit() < RECURSION_ROOM:
+        sys.setrecursionlimit(RECURSION_ROOM)
 
 
 class ShellError(Exception):

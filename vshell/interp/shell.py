@@ -32,6 +32,7 @@ from vshell.interp.control import (
     LoopControl,
     ReturnFromFunction,
     background_status,
+    make_recursion_room,
 )
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
@@ -230,7 +231,10 @@ class Shell:
             try:
                 status = self.run_list(ast.CommandList([items[i]]))
                 i += 1
-            except AbortLine as e:
+            except (AbortLine, RecursionError) as e:
+                if isinstance(e, RecursionError):  # the line is dropped, the script goes on
+                    self.err(f"maximum {_what_nested(e)} level exceeded")
+                    e = AbortLine(1)
                 status = self.state.last_status = e.status
                 if self.state.options.get("errexit") or self.state.options.get("posix"):
                     raise ExitShell(status) from None
@@ -312,6 +316,7 @@ class Shell:
     def run_as_process(self, body: Callable[[], int]) -> int:
         """``body()``'s status, or the status with which ``exit``, an error that ends the
         line, a fatal error or runaway recursion ends it, as they end a shell process."""
+        make_recursion_room()
         try:
             return body()
         except ExitShell as e:
@@ -324,8 +329,10 @@ class Shell:
 
             self.err(e.message)
             return exit_status(self, e)
-        except RecursionError:
-            self.err("maximum function nesting level exceeded")
+        except RecursionError as e:
+            # the interpreter's own depth ran out: in functions calling functions, or on
+            # compound commands nested past it (bash has no limit for those)
+            self.err(f"maximum {_what_nested(e)} level exceeded")
             return 1
 
     def run_toplevel(self, source: str, first_line: int = 1) -> int:
@@ -1028,3 +1035,14 @@ def _redirected_away(andor: ast.AndOr) -> set[int]:
         elif r.op in (">", ">>", ">|", ">&"):
             away.add(1 if r.fd is None else r.fd)
     return away
+
+
+def _what_nested(err: RecursionError) -> str:
+    """"function nesting" when shell functions were on the stack that ran out, else
+    "nesting" (the frames are gone by the time the error is caught; its traceback has them)."""
+    tb = err.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == "call_function":
+            return "function nesting"
+        tb = tb.tb_next
+    return "nesting"

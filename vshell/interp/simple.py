@@ -398,6 +398,16 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
                     scope[k] = old  # type: ignore[assignment]  # saved holds (name, Var | None); old is a Var here
 
 
+MAX_FUNCTION_DEPTH = 1000  # vshell's own cap (bash has none unless FUNCNEST says)
+
+
+def _funcnest(value: str | None) -> int:
+    """The function nesting limit: FUNCNEST when it is a positive number, capped at ours."""
+    if value and value.strip().isdigit() and int(value) > 0:
+        return min(int(value), MAX_FUNCTION_DEPTH)
+    return MAX_FUNCTION_DEPTH
+
+
 def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fds: Fds,
                   tempenv: dict[str, str] | None = None) -> int:
     """Run a shell function.  ``tempenv`` (``x=1 f``) becomes the call's own scope, exported
@@ -406,8 +416,11 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     from vshell.interp.state import CallEntry, Frame, Var
 
     st = sh.state
-    if sh.func_depth >= 1000:
-        raise ShellError(f"{name}: maximum function nesting level exceeded (1000)", fatal=True)
+    limit = _funcnest(st.get("FUNCNEST"))
+    if sh.func_depth >= limit:
+        # bash drops the rest of the line and goes on with the next one
+        raise ShellError(f"{name}: maximum function nesting level exceeded ({limit})",
+                         abort_line=True)
     saved_fds = sh.fds
     start = fdscope.mark(sh)
     saved_pos = st.positional
