@@ -85,28 +85,7 @@ def parse(
     usage line) and ends the command with status 0.
     """
     argv = list(inv.args if args is None else args)
-    takes: dict[str, str] = {}
-    i = 0
-    while i < len(short):
-        ch = short[i]
-        if short[i + 1 : i + 3] == "::":
-            takes[ch] = "optional"
-            i += 3
-        elif short[i + 1 : i + 2] == ":":
-            takes[ch] = "required"
-            i += 2
-        else:
-            takes[ch] = "none"
-            i += 1
-    longs: dict[str, str] = {}
-    for spec in long:
-        if spec.endswith("=?"):
-            longs[spec[:-2]] = "optional"
-        elif spec.endswith("="):
-            longs[spec[:-1]] = "required"
-        else:
-            longs[spec] = "none"
-    longs.setdefault("help", "none")
+    takes, longs = _tables(short, long if isinstance(long, tuple) else tuple(long))
     if permute and "POSIXLY_CORRECT" in inv.env:
         permute = False
 
@@ -189,6 +168,43 @@ def parse(
             operands.extend(argv[i:])
             break
     return Options(items, operands)
+
+
+_TABLES: dict[tuple[str, tuple[str, ...]], tuple[dict[str, str], dict[str, str]]] = {}
+
+
+def _tables(short: str, long: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
+    """The short and long option kinds of one spec, built once per spec (a command's spec
+    is a constant, and building it cost more than parsing a short command line)."""
+    key = (short, long)
+    got = _TABLES.get(key)
+    if got is not None:
+        return got
+    takes: dict[str, str] = {}
+    i = 0
+    while i < len(short):
+        ch = short[i]
+        if short[i + 1 : i + 3] == "::":
+            takes[ch] = "optional"
+            i += 3
+        elif short[i + 1 : i + 2] == ":":
+            takes[ch] = "required"
+            i += 2
+        else:
+            takes[ch] = "none"
+            i += 1
+    longs: dict[str, str] = {}
+    for spec in long:
+        if spec.endswith("=?"):
+            longs[spec[:-2]] = "optional"
+        elif spec.endswith("="):
+            longs[spec[:-1]] = "required"
+        else:
+            longs[spec] = "none"
+    longs.setdefault("help", "none")
+    if len(_TABLES) < 512:  # specs built at run time (rare) do not grow it without end
+        _TABLES[key] = (takes, longs)
+    return takes, longs
 
 
 def _print_help(inv: Invocation, help_text: str | None) -> None:
