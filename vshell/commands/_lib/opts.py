@@ -8,7 +8,7 @@ as an operand, and GNU permutation (options may follow operands unless POSIXLY_C
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from vshell.command import Exit, Invocation
 from vshell.records import record
@@ -58,10 +58,11 @@ def switches(**fields: str) -> dict[str, str]:
     return {spelling: name for name, spellings in fields.items() for spelling in spellings.split()}
 
 
-def _fail(inv: Invocation, message: str, status: int) -> UsageError:
-    inv.stderr.write(
-        f"{inv.name}: {message}\nTry '{inv.name} --help' for more information.\n".encode()
-    )
+def _fail(inv: Invocation, message: str, status: int,
+          tail: Callable[[], bytes] | None = None) -> UsageError:
+    rest = tail() if tail is not None else \
+        f"Try '{inv.name} --help' for more information.\n".encode()
+    inv.stderr.write(f"{inv.name}: {message}\n".encode() + rest)
     return UsageError(status)
 
 
@@ -75,6 +76,7 @@ def parse(
     numeric: bool = False,
     usage_status: int = 1,
     help_text: str | None = None,
+    usage_tail: Callable[[], bytes] | None = None,
 ) -> Options:
     """Parse ``inv.args`` (or ``args``).
 
@@ -82,7 +84,9 @@ def parse(
     ``long`` lists names, ``"lines="`` for a required argument and ``"color=?"`` for an
     optional one.  Keys come back as ``-n`` / ``--lines``.  With ``numeric`` a ``-5`` style
     option is returned as ``("-NUM", "5")``.  ``--help`` prints ``help_text`` (or a short
-    usage line) and ends the command with status 0.
+    usage line) and ends the command with status 0.  ``usage_tail`` gives what follows an
+    option error's first line instead of GNU's ``Try '... --help'`` line (grep and sed print
+    their usage there).
     """
     argv = list(inv.args if args is None else args)
     takes, longs = _tables(short, long if isinstance(long, tuple) else tuple(long))
@@ -107,19 +111,21 @@ def parse(
                 if len(candidates) == 1:
                     match = candidates[0]
                 elif not candidates:
-                    raise _fail(inv, f"unrecognized option '{arg}'", usage_status)
+                    raise _fail(inv, f"unrecognized option '{arg}'", usage_status, usage_tail)
                 else:
                     alts = " ".join(f"'--{c}'" for c in sorted(candidates))
                     raise _fail(
                         inv,
                         f"option '--{name}' is ambiguous; possibilities: {alts}",
                         usage_status,
+                        usage_tail,
                     )
             kind = longs[match]
             if kind == "none":
                 if eq:
                     raise _fail(
-                        inv, f"option '--{match}' doesn't allow an argument", usage_status
+                        inv, f"option '--{match}' doesn't allow an argument", usage_status,
+                        usage_tail,
                     )
                 if match == "help":
                     _print_help(inv, help_text)
@@ -130,7 +136,8 @@ def parse(
                 if not eq:
                     if i >= len(argv):
                         raise _fail(
-                            inv, f"option '--{match}' requires an argument", usage_status
+                            inv, f"option '--{match}' requires an argument", usage_status,
+                            usage_tail,
                         )
                     value = argv[i]
                     i += 1
@@ -145,7 +152,7 @@ def parse(
                 ch = arg[j]
                 short_kind = takes.get(ch)
                 if short_kind is None:
-                    raise _fail(inv, f"invalid option -- '{ch}'", usage_status)
+                    raise _fail(inv, f"invalid option -- '{ch}'", usage_status, usage_tail)
                 kind = short_kind
                 if kind == "none":
                     items.append(("-" + ch, None))
@@ -158,7 +165,8 @@ def parse(
                     items.append(("-" + ch, None))
                 else:
                     if i >= len(argv):
-                        raise _fail(inv, f"option requires an argument -- '{ch}'", usage_status)
+                        raise _fail(inv, f"option requires an argument -- '{ch}'", usage_status,
+                                    usage_tail)
                     items.append(("-" + ch, argv[i]))
                     i += 1
                 break
