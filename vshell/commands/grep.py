@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from vshell.command import Exit, Invocation, describe_oserror
 from vshell.commands._lib.futil import child_name, read_chunks
 from vshell.commands._lib.helptext import help_text, version_text
-from vshell.commands._lib.opts import Options, UsageError, parse
+from vshell.commands._lib.opts import Options, parse
 from vshell.records import field, record
 from vshell.text import glob, regex
 
@@ -120,19 +120,12 @@ def _read_pattern_file(inv: Invocation, name: str) -> list[str]:
 
 def _parse(inv: Invocation) -> Options:
     """_opts.parse, with GNU grep's usage line inserted into option errors."""
-    import io
+    return parse(inv, SHORT, LONG, numeric=True, usage_status=2, help_text=GREP_HELP,
+                 usage_tail=_usage_tail)
 
-    from vshell.records import replace
 
-    err = io.BytesIO()
-    try:
-        return parse(replace(inv, stderr=err), SHORT, LONG, numeric=True, usage_status=2,
-                     help_text=GREP_HELP)
-    except UsageError:
-        text = err.getvalue()
-        text = text.replace(b"Try '", USAGE + b"Try '", 1)
-        inv.stderr.write(text)
-        raise
+def _usage_tail() -> bytes:
+    return USAGE + b"Try 'grep --help' for more information.\n"
 
 
 USAGE = b"Usage: grep [OPTION]... PATTERNS [FILE]...\n"

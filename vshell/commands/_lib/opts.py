@@ -8,7 +8,7 @@ as an operand, and GNU permutation (options may follow operands unless POSIXLY_C
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from vshell.command import Exit, Invocation
 from vshell.records import record
@@ -58,10 +58,11 @@ def switches(**fields: str) -> dict[str, str]:
     return {spelling: name for name, spellings in fields.items() for spelling in spellings.split()}
 
 
-def _fail(inv: Invocation, message: str, status: int) -> UsageError:
-    inv.stderr.write(
-        f"{inv.name}: {message}\nTry '{inv.name} --help' for more information.\n".encode()
-    )
+def _fail(inv: Invocation, message: str, status: int,
+          tail: Callable[[], bytes] | None = None) -> UsageError:
+    rest = tail() if tail is not None else \
+        f"Try '{inv.name} --help' for more information.\n".encode()
+    inv.stderr.write(f"{inv.name}: {message}\n".encode() + rest)
     return UsageError(status)
 
 
@@ -75,6 +76,7 @@ def parse(
     numeric: bool = False,
     usage_status: int = 1,
     help_text: str | None = None,
+    usage_tail: Callable[[], bytes] | None = None,
 ) -> Options:
     """Parse ``inv.args`` (or ``args``).
 
@@ -82,9 +84,110 @@ def parse(
     ``long`` lists names, ``"lines="`` for a required argument and ``"color=?"`` for an
     optional one.  Keys come back as ``-n`` / ``--lines``.  With ``numeric`` a ``-5`` style
     option is returned as ``("-NUM", "5")``.  ``--help`` prints ``help_text`` (or a short
-    usage line) and ends the command with status 0.
+    usage line) and ends the command with status 0.  ``usage_tail`` gives what follows an
+    option error's first line instead of GNU's ``Try '... --help'`` line (grep and sed print
+    their usage there).
     """
     argv = list(inv.args if args is None else args)
+    takes, longs = _tables(short, long if isinstance(long, tuple) else tuple(long))
+    if permute and "POSIXLY_CORRECT" in inv.env:
+        permute = False
+
+    items: list[tuple[str, str | None]] = []
+    operands: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "--":
+            operands.extend(argv[i:])
+            break
+        if arg.startswith("--"):
+            name, eq, value = arg[2:].partition("=")
+            if name in longs:
+                match = name
+            else:
+                candidates = [n for n in longs if n.startswith(name)]
+                if len(candidates) == 1:
+                    match = candidates[0]
+                elif not candidates:
+                    raise _fail(inv, f"unrecognized option '{arg}'", usage_status, usage_tail)
+                else:
+                    alts = " ".join(f"'--{c}'" for c in sorted(candidates))
+                    raise _fail(
+                        inv,
+                        f"option '--{name}' is ambiguous; possibilities: {alts}",
+                        usage_status,
+                        usage_tail,
+                    )
+            kind = longs[match]
+            if kind == "none":
+                if eq:
+                    raise _fail(
+                        inv, f"option '--{match}' doesn't allow an argument", usage_status,
+                        usage_tail,
+                    )
+                if match == "help":
+                    _print_help(inv, help_text)
+                items.append(("--" + match, None))
+            elif kind == "optional":
+                items.append(("--" + match, value if eq else None))
+            else:
+                if not eq:
+                    if i >= len(argv):
+                        raise _fail(
+                            inv, f"option '--{match}' requires an argument", usage_status,
+                            usage_tail,
+                        )
+                    value = argv[i]
+                    i += 1
+                items.append(("--" + match, value))
+            continue
+        if arg.startswith("-") and arg != "-":
+            if numeric and arg[1:].isdigit():
+                items.append(("-NUM", arg[1:]))
+                continue
+            j = 1
+            while j < len(arg):
+                ch = arg[j]
+                short_kind = takes.get(ch)
+                if short_kind is None:
+                    raise _fail(inv, f"invalid option -- '{ch}'", usage_status, usage_tail)
+                kind = short_kind
+                if kind == "none":
+                    items.append(("-" + ch, None))
+                    j += 1
+                    continue
+                rest = arg[j + 1 :]
+                if rest:
+                    items.append(("-" + ch, rest))
+                elif kind == "optional":
+                    items.append(("-" + ch, None))
+                else:
+                    if i >= len(argv):
+                        raise _fail(inv, f"option requires an argument -- '{ch}'", usage_status,
+                                    usage_tail)
+                    items.append(("-" + ch, argv[i]))
+                    i += 1
+                break
+            continue
+        operands.append(arg)
+        if not permute:
+            operands.extend(argv[i:])
+            break
+    return Options(items, operands)
+
+
+_TABLES: dict[tuple[str, tuple[str, ...]], tuple[dict[str, str], dict[str, str]]] = {}
+
+
+def _tables(short: str, long: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
+    """The short and long option kinds of one spec, built once per spec (a command's spec
+    is a constant, and building it cost more than parsing a short command line)."""
+    key = (short, long)
+    got = _TABLES.get(key)
+    if got is not None:
+        return got
     takes: dict[str, str] = {}
     i = 0
     while i < len(short):
@@ -107,88 +210,9 @@ def parse(
         else:
             longs[spec] = "none"
     longs.setdefault("help", "none")
-    if permute and "POSIXLY_CORRECT" in inv.env:
-        permute = False
-
-    items: list[tuple[str, str | None]] = []
-    operands: list[str] = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        i += 1
-        if arg == "--":
-            operands.extend(argv[i:])
-            break
-        if arg.startswith("--"):
-            name, eq, value = arg[2:].partition("=")
-            if name in longs:
-                match = name
-            else:
-                candidates = [n for n in longs if n.startswith(name)]
-                if len(candidates) == 1:
-                    match = candidates[0]
-                elif not candidates:
-                    raise _fail(inv, f"unrecognized option '{arg}'", usage_status)
-                else:
-                    alts = " ".join(f"'--{c}'" for c in sorted(candidates))
-                    raise _fail(
-                        inv,
-                        f"option '--{name}' is ambiguous; possibilities: {alts}",
-                        usage_status,
-                    )
-            kind = longs[match]
-            if kind == "none":
-                if eq:
-                    raise _fail(
-                        inv, f"option '--{match}' doesn't allow an argument", usage_status
-                    )
-                if match == "help":
-                    _print_help(inv, help_text)
-                items.append(("--" + match, None))
-            elif kind == "optional":
-                items.append(("--" + match, value if eq else None))
-            else:
-                if not eq:
-                    if i >= len(argv):
-                        raise _fail(
-                            inv, f"option '--{match}' requires an argument", usage_status
-                        )
-                    value = argv[i]
-                    i += 1
-                items.append(("--" + match, value))
-            continue
-        if arg.startswith("-") and arg != "-":
-            if numeric and arg[1:].isdigit():
-                items.append(("-NUM", arg[1:]))
-                continue
-            j = 1
-            while j < len(arg):
-                ch = arg[j]
-                short_kind = takes.get(ch)
-                if short_kind is None:
-                    raise _fail(inv, f"invalid option -- '{ch}'", usage_status)
-                kind = short_kind
-                if kind == "none":
-                    items.append(("-" + ch, None))
-                    j += 1
-                    continue
-                rest = arg[j + 1 :]
-                if rest:
-                    items.append(("-" + ch, rest))
-                elif kind == "optional":
-                    items.append(("-" + ch, None))
-                else:
-                    if i >= len(argv):
-                        raise _fail(inv, f"option requires an argument -- '{ch}'", usage_status)
-                    items.append(("-" + ch, argv[i]))
-                    i += 1
-                break
-            continue
-        operands.append(arg)
-        if not permute:
-            operands.extend(argv[i:])
-            break
-    return Options(items, operands)
+    if len(_TABLES) < 512:  # specs built at run time (rare) do not grow it without end
+        _TABLES[key] = (takes, longs)
+    return takes, longs
 
 
 def _print_help(inv: Invocation, help_text: str | None) -> None:

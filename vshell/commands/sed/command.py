@@ -267,14 +267,10 @@ class Sed:
 
     # -- setup
     def configure(self) -> list[str]:
-        from vshell.records import replace
-
         inv = self.inv
-        err = io.BytesIO()
         try:
-            opts = parse(replace(inv, stderr=err), SHORT, LONG, help_text=SED_HELP)
+            opts = parse(inv, SHORT, LONG, help_text=SED_HELP, usage_tail=_usage)
         except UsageError:
-            inv.stderr.write(err.getvalue().split(b"\nTry ")[0] + b"\n" + _usage())
             raise Exit(1) from None
         pieces: list[Piece] = []
         n_expr = 0
