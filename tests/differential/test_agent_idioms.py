@@ -25,6 +25,8 @@ CASES: list[tuple[str, bytes]] = [
     ("set -eo pipefail; false | wc -l; echo reached", b""),
     ("set -oo pipefail nounset; shopt -po pipefail; set -o | grep -E '^(nounset|pipefail)'", b""),
     ("set -euo pipefail a b; echo $#:$1", b""),
+    # a subshell's, a pipeline stage's and a substitution's command finds stay their own
+    ("ls >/dev/null; true </dev/null | sort; (uniq </dev/null); x=$(wc </dev/null); hash", b""),
     # FUNCNEST: the call past it fails, the rest of its line is dropped, the next line runs
     ("FUNCNEST=5; f(){ echo $1; f $(($1+1)); }; f 1; echo same line\necho next $?", b""),
     ("FUNCNEST=3; g(){ g; }; x=$(g; echo in); echo \"[$x] $?\"", b""),

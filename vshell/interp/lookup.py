@@ -36,7 +36,7 @@ def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tupl
     earlier on PATH wins), ("vshell", None) for vshell's or the host's command, else
     ("none", None).  Hits are remembered like bash's hash table."""
     st = sh.state
-    table: dict[str, list] = st.__dict__.setdefault("hash", {})
+    table: dict[str, list] = st.hash
     if not default_path:
         hit = table.get(name)
         if hit is not None:

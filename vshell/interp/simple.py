@@ -311,7 +311,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
     from vshell.interp.builtins.resolve import COREUTILS_TWINS
 
     if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
-        sh.state.__dict__.setdefault("hash", {})[name] = [VSHELL_COMMAND, 1]
+        sh.state.hash[name] = [VSHELL_COMMAND, 1]
         return _run_twin(sh, name, args, assigns, fds)
     return not_found(sh, name)
 

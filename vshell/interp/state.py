@@ -189,6 +189,7 @@ class ShellState:
         self.options["interactive-comments"] = True
         self.shopt: dict[str, bool] = dict(SHOPT_DEFAULTS)
         self.aliases: dict[str, str] = {}
+        self.hash: dict[str, list] = {}  # `hash`: command name -> [path, hits]
         self.cwd = "/"
         self.last_status = 0
         self.last_bg_pid: int | None = None
@@ -249,6 +250,7 @@ class ShellState:
         new.options = dict(self.options)
         new.shopt = dict(self.shopt)
         new.aliases = dict(self.aliases)
+        new.hash = {k: list(v) for k, v in self.hash.items()}  # a subshell's finds stay its own
         # a subshell resets caught signals (ignored ones stay); -E keeps ERR, -T DEBUG/RETURN
         kept = {"ERR"} if self.options.get("errtrace") else set()
         if self.options.get("functrace"):

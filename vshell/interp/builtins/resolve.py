@@ -143,7 +143,7 @@ def _describe(sh: Shell, word: str, *, short: bool, allow_funcs: bool = True,
             sh.abspath(word), os.X_OK) else []
     else:
         paths = path_matches(sh, word)
-    hashed = word in st.__dict__.get("hash", {}) and not all_
+    hashed = word in st.hash and not all_
     for p in paths if all_ else paths[:1]:
         found = True
         say("file", f"{word} is hashed ({p})" if hashed else f"{word} is {p}", p)
@@ -169,7 +169,7 @@ def b_type(sh: Shell, name: str, args: list[str]) -> int:
 
 def b_hash(sh: Shell, name: str, args: list[str]) -> int:
     """bash's table of remembered command locations (vshell's commands show as /usr/bin)."""
-    table: dict[str, list] = sh.state.__dict__.setdefault("hash", {})
+    table: dict[str, list] = sh.state.hash
 
     def shown(path: str, name: str) -> str:
         return COMMAND_DIR + "/" + name if path == VSHELL_COMMAND else path
