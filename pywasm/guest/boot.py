@@ -502,20 +502,13 @@ def _door(path):
     ``os.system`` and ``os.popen`` load it when first called, ``subprocess`` is patched as
     it is imported; a program that starts no process never compiles it."""
     import os
-    import sys
 
     loaded = []
+    here = os.path.dirname(path)
 
     def door():
         if not loaded:
-            import types
-
-            mod = types.ModuleType("_vshell_door")
-            mod.__file__ = path
-            with open(path, "rb") as f:
-                exec(compile(f.read(), path, "exec"), mod.__dict__)
-            sys.modules["_vshell_door"] = mod
-            loaded.append(mod)
+            loaded.append(_load_served(path, "_vshell_door"))
         return loaded[0]
 
     def system(command):
@@ -527,27 +520,32 @@ def _door(path):
     system.__doc__ = "Run the command through the sandbox's shell (sh -c); its wait status."
     popen.__doc__ = "Open a pipe to or from a command run by the sandbox's shell."
     os.system, os.popen = system, popen
+    _when_imported("subprocess", lambda m: door().patch_subprocess(m))
+    # urllib.request's http/https through the sandbox's curl (web.py, beside door.py)
+    _when_imported("urllib.request", lambda m: _load_served(
+        os.path.join(here, "web.py"), "_vshell_web").patch_urllib(m))
 
-    if "subprocess" in sys.modules:
-        door().patch_subprocess(sys.modules["subprocess"])
+
+def _load_served(path, name):
+    """One of vshell's guest files served read-only at ``path``, run as module ``name``."""
+    import sys
+    import types
+
+    mod = types.ModuleType(name)
+    mod.__file__ = path
+    with open(path, "rb") as f:
+        exec(compile(f.read(), path, "exec"), mod.__dict__)
+    sys.modules[name] = mod
+    return mod
+
+
+def _when_imported(name, patch):
+    """``patch(module)`` now if ``name`` is already imported, else right after it loads."""
+    import sys
+
+    if name in sys.modules:
+        patch(sys.modules[name])
     else:
-        sys.meta_path.insert(0, _AfterImport("subprocess", lambda m: door().patch_subprocess(m)))
-
-    def web(module):
-        # urllib.request's http/https through the sandbox's curl (web.py, beside door.py)
-        import types
-
-        web_path = os.path.join(os.path.dirname(path), "web.py")
-        mod = types.ModuleType("_vshell_web")
-        mod.__file__ = web_path
-        with open(web_path, "rb") as f:
-            exec(compile(f.read(), web_path, "exec"), mod.__dict__)
-        sys.modules["_vshell_web"] = mod
-        mod.patch_urllib(module)
-
-    if "urllib.request" in sys.modules:
-        web(sys.modules["urllib.request"])
-    else:
-        sys.meta_path.insert(0, _AfterImport("urllib.request", web))
+        sys.meta_path.insert(0, _AfterImport(name, patch))
 
 
