@@ -33,6 +33,8 @@ CASES: list[tuple[str, bytes]] = [
     # nesting bash takes without a limit
     ("( " * 150 + "echo deep" + " )" * 150, b""),
     ("if true; then " * 100 + "echo ifs" + "; fi" * 100, b""),
+    # the whole option tables, in bash's order and with its defaults
+    ("shopt; shopt -p; set -o; set +o", b""),
     # shopt lists: -s / -u alone pick the options, -p alone picks the reusable format
     ("set -e; shopt -s -o; shopt -u -o | head -3; shopt -ps -o; shopt -so nounset;"
      " shopt -o nounset", b""),

@@ -67,6 +67,7 @@ SET_OPTIONS = {
     "noclobber": "C",
     "noexec": "n",
     "noglob": "f",
+    "nolog": "",  # accepted and ignored, as in bash
     "notify": "b",
     "nounset": "u",
     "onecmd": "t",
@@ -86,11 +87,12 @@ FLAG_TO_OPTION = {v: k for k, v in SET_OPTIONS.items() if v}
 
 SHOPT_DEFAULTS = {
     "autocd": False,
+    "assoc_expand_once": False,  # accepted and listed; subscripts expand as without it
     "cdable_vars": False,
     "cdspell": False,
     "checkhash": False,
     "checkjobs": False,
-    "checkwinsize": False,
+    "checkwinsize": True,  # bash 5.2 turns it on in every shell; no terminal here
     "cmdhist": True,
     "compat31": False,
     "compat32": False,

@@ -590,7 +590,8 @@ def b_shopt(sh: Shell, name: str, args: list[str]) -> int:
         names.append(a)
     table = st.options if use_set_o else st.shopt
     if not names:
-        for k in sorted(table):
+        # shopt's own names in bash's table order (SHOPT_DEFAULTS keeps it), set -o's sorted
+        for k in sorted(table) if use_set_o else table:
             if k.startswith("__"):
                 continue
             on = table[k]
