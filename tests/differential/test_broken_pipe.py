@@ -2,7 +2,9 @@
 reading the writer's input file: compared with bash + GNU under pipefail and PIPESTATUS.
 
 The input (about 3 MB) is larger than both a Linux pipe and vshell's pipe buffer, so every
-writer really writes into a closed pipe on both sides."""
+writer really writes into a closed pipe on both sides.  A writer whose whole output fits in
+a pipe (``md5sum big big``: 76 bytes) races with the reader's exit in bash as in vshell, so
+it has no place here: whether its last write meets the closed pipe is timing."""
 
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ WRITERS = [
     "cat big", "head -n 400000 big", "tail -n 400000 big", "cut -c1- big", "tr 1 2 < big",
     "sed p big", "awk 1 big", "tac big", "nl big", "uniq big", "rev big", "paste big",
     "fold -w3 big", "expand big", "base64 big", "od big", "xxd big", "grep 1 big", "sort big",
-    "head -c 3000000 /dev/zero", "cat /dev/zero", "seq 1000000", "yes", "md5sum big big",
-    "cat big big", "nl big big", "uniq big", "fmt big", "cat -n big",
+    "head -c 3000000 /dev/zero", "cat /dev/zero", "seq 1000000", "yes",
+    "cat big big", "nl big big", "fmt big", "cat -n big",
 ]
 
 
