@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from vshell.background import Job, JobTable
     from vshell.interp.shell import RunContext, Shell
+    from vshell.interp.worker import Pool
     from vshell.net.client import PolicyClient
     from vshell.overlay_review import SyncResult
     from vshell.vfs import VFS
@@ -329,6 +330,10 @@ class Sandbox:
         self._kept_fds: dict[int, Any] = {}
         self._active: CancelToken | None = None
         self._background: JobTable | None = None  # made by the first start_job
+        # the thread a run's script runs on, kept between runs: starting and joining a thread
+        # for every exec cost more than a short script (a stuck run keeps its thread and the
+        # next exec gets another; an idle one ends after worker.IDLE, close() ends it at once)
+        self._runners: Pool | None = None
         self.nesting = 0
         self.dash_c = False  # the CLI's -c: shows as "c" in $-
 
@@ -508,6 +513,8 @@ class Sandbox:
             self._active.cancel("closed")
         if self._background is not None:
             self._background.close()
+        if self._runners is not None:
+            self._runners.shutdown()
         kept, self._kept_fds = self._kept_fds, {}
         for stream in kept.values():
             if isinstance(stream, int):  # a run's own standard stream, already closed
@@ -597,6 +604,9 @@ class Sandbox:
         from vshell.interp.shell import RunContext, Shell
         from vshell.interp.worker import Pool
 
+        runners = self._runners
+        if runners is None:
+            runners = self._runners = Pool()
         limit = self._effective_timeout(timeout)
         token = cancel or CancelToken()
         token.deadline = time.monotonic() + limit if limit else None
@@ -643,7 +653,7 @@ class Sandbox:
             except BaseException as e:  # noqa: BLE001 - reported as INTERNAL
                 box["error"] = e
 
-        worker = pool.spawn(work, "vshell-run")
+        worker = runners.spawn(work, "vshell-run")
         while worker.is_alive():
             worker.join(0.05)
             if token.reason is not None:

@@ -1,4 +1,4 @@
-"""Pools of daemon threads for a run's pipeline stages and nested runs.
+"""Pools of daemon threads for a session's runs and a run's pipeline stages and nested runs.
 
 Why: every pipeline stage but the last runs on a thread, and starting and joining a thread
 costs about 0.1 ms, more than a short command takes; a loop over ``echo … | grep`` paid it
@@ -10,6 +10,11 @@ thread of that run is left (the tests that count threads around a run see what t
 when every stage had a thread of its own).  A job that never returns keeps its thread, as a
 thread of its own would have stayed behind; it ends when its job does.  A thread idle for
 ``IDLE`` seconds ends too (a pool nobody shuts down leaves nothing behind for long).
+
+A ``Sandbox`` keeps one more pool for the thread its scripts run on, across execs (handing a
+run to a waiting thread costs a few microseconds, starting one about 0.2 ms of CPU): a run
+that will not stop keeps its thread and the next exec gets a fresh one; ``close()`` shuts it
+down.
 """
 
 from __future__ import annotations
