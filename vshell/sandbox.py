@@ -332,7 +332,7 @@ class Sandbox:
         self._background: JobTable | None = None  # made by the first start_job
         # the thread a run's script runs on, kept between runs: starting and joining a thread
         # for every exec cost more than a short script (a stuck run keeps its thread and the
-        # next exec gets another; an idle one ends after worker.IDLE, close() ends it at once)
+        # next exec gets another; an idle one ends after worker.RUNNER_IDLE, close() at once)
         self._runners: Pool | None = None
         self.nesting = 0
         self.dash_c = False  # the CLI's -c: shows as "c" in $-
@@ -602,11 +602,11 @@ class Sandbox:
                      stderr: Any, cancel: CancelToken | None, http: Any = None) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.shell import RunContext, Shell
-        from vshell.interp.worker import Pool
+        from vshell.interp.worker import RUNNER_IDLE, Pool
 
         runners = self._runners
         if runners is None:
-            runners = self._runners = Pool()
+            runners = self._runners = Pool(RUNNER_IDLE)
         limit = self._effective_timeout(timeout)
         token = cancel or CancelToken()
         token.deadline = time.monotonic() + limit if limit else None

@@ -177,7 +177,9 @@ def test_mcp_glob_tool_stops_on_looping_links(monkeypatch: pytest.MonkeyPatch) -
         elapsed = time.perf_counter() - t0
     assert err.value.code == "E_TIMEOUT"
     assert elapsed < 0.5 + 0.1
-    assert threading.active_count() == before
+    # no thread of the walk is left; the session's idle script thread, alive when `before`
+    # was counted, ended with close()
+    assert threading.active_count() <= before
 
 
 # deny rules are checked at every walk step; a backtracking matcher took 293 s on one name

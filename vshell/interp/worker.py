@@ -13,8 +13,9 @@ thread of its own would have stayed behind; it ends when its job does.  A thread
 
 A ``Sandbox`` keeps one more pool for the thread its scripts run on, across execs (handing a
 run to a waiting thread costs a few microseconds, starting one about 0.2 ms of CPU): a run
-that will not stop keeps its thread and the next exec gets a fresh one; ``close()`` shuts it
-down.
+that will not stop keeps its thread and the next exec gets a fresh one.  That thread waits
+only ``RUNNER_IDLE`` for the next exec, so back-to-back execs share it while nothing of a
+session idles for long; ``close()`` ends it at once.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import threading
 from collections.abc import Callable
 
 IDLE = 1.0  # seconds a finished thread waits for its next job before it ends
+RUNNER_IDLE = 0.25  # the same for the thread a session's scripts run on
 
 
 class Handle:
@@ -85,7 +87,7 @@ class _Worker:
             del fn, handle  # nothing of the job is held while idle
             if closed:
                 return
-            if not self.wake.acquire(timeout=IDLE):
+            if not self.wake.acquire(timeout=pool.idle):
                 with pool._mu:
                     if self in pool._idle:
                         pool._idle.remove(self)
@@ -96,7 +98,8 @@ class _Worker:
 class Pool:
     """Threads that run jobs one at a time each, reused while the pool is open."""
 
-    def __init__(self) -> None:
+    def __init__(self, idle: float = IDLE) -> None:
+        self.idle = idle  # seconds a thread waits for its next job before it ends
         self._mu = threading.Lock()
         self._idle: list[_Worker] = []
         self._closed = False
