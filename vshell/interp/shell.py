@@ -919,7 +919,7 @@ class Shell:
             stdout=cast("IO[bytes]", GuardedOutput(fds.get(1) or sio.ClosedStream())),
             stderr=cast("IO[bytes]", fds.get(2) or sio.ClosedStream()),
             env=env,
-            fs=self.ctx.fs.bind(fds, umask=self.state.umask, check=self.ctx.cancel.check),
+            fs=self.ctx.fs.bind(fds, umask=self.state.umask, check=self.ctx.cancel.waiting),
             cancel=self.ctx.cancel,
             http=self.ctx.http,
             python=self.ctx.python,
