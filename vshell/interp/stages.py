@@ -1,13 +1,14 @@
 """The stages of one pipeline, run one after the other on the calling thread until one of
 them needs another running at the same time.
 
-Why: a thread per stage, and handing every piece of data from one thread to the next,
-cost more than the commands of a short pipeline (``printf … | sort | uniq`` took three
-times what its commands did).  bash runs the stages at once, but a script can tell only
-when a stage waits for another one (its pipe is full; it sleeps, reads, waits for a job or
-opens a FIFO that a later stage serves) or when output should reach the terminal while a
-stage still runs.  So stage 1 runs first and its output waits in the pipe, then stage 2
-reads it, and so on; a stage not started yet is started on a pooled thread at the first of:
+Why: a thread per stage (each run's pool starts its threads afresh), and handing every
+piece of data from one thread to the next, cost more than the commands of a short
+pipeline such as ``printf … | sort | uniq``.  bash runs the stages at once, but a script
+can tell only when a stage waits for another one (its pipe is full; it sleeps, reads,
+waits for a job or opens a FIFO that a later stage serves) or when output should reach
+the terminal while a stage still runs.  So stage 1 runs first and its output waits in the
+pipe, then stage 2 reads it, and so on; a stage not started yet is started on a pooled
+thread at the first of:
 
 - its writer would wait for room in the pipe (``Pipe.hold_reader``);
 - any thread of the run is about to wait (``CancelToken.waiting``): every stage held back
