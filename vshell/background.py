@@ -84,7 +84,7 @@ class _Stdin(sio.Pipe):
     """The job's stdin: a pipe whose free room a sender can ask for (a send never blocks)."""
 
     def room(self) -> int:
-        with self._cond:
+        with self._lock:
             return self._capacity - self._size
 
     def writer_closed(self) -> bool:

@@ -10,8 +10,10 @@ for a BrokenPipeError or a closed stream) ends it with status 141.
 from __future__ import annotations
 
 import errno as _errno
+import math
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
@@ -46,14 +48,32 @@ class Cancelled(BaseException):
     """
 
 
-class CancelToken:
-    """One per run: checked at every command, loop iteration and pipe read/write."""
+class _Held:
+    """What a run holds back until one of its threads would wait (see CancelToken.hold);
+    one for a token and all its children."""
 
-    __slots__ = ("_reason", "deadline")
+    __slots__ = ("starts", "due")
+
+    def __init__(self) -> None:
+        self.starts: list[Callable[[], object]] = []
+        self.due = math.inf  # from then on a check() starts it all too
+
+
+class CancelToken:
+    """One per run: checked at every command, loop iteration and pipe read/write.
+
+    It also carries what the run holds back until one of its threads would wait: a
+    pipeline runs its stages one after the other on one thread, and a stage that is
+    about to wait (a sleep, a pipe, a FIFO, another thread) calls :meth:`waiting` first,
+    which starts the stages not started yet, since it may be waiting for one of them.
+    """
+
+    __slots__ = ("_reason", "deadline", "_held")
 
     def __init__(self, deadline: float | None = None) -> None:
         self.deadline = deadline  # time.monotonic() value, or None
         self._reason: str | None = None
+        self._held = _Held()  # a child token shares its parent's
 
     def cancel(self, reason: str = "canceled") -> None:
         self._reason = reason
@@ -68,9 +88,54 @@ class CancelToken:
         return self._reason
 
     def check(self) -> None:
-        """Raise :class:`Cancelled` when the run must stop."""
+        """Raise :class:`Cancelled` when the run must stop.  (Past the time given to
+        :meth:`hold`, it also starts the work held back.)"""
         if self.reason is not None:
             raise Cancelled(self._reason)
+        held = self._held
+        if held.starts and time.monotonic() >= held.due:
+            self.start_held()
+
+    def hold(self, start: Callable[[], object], after: float = math.inf) -> None:
+        """Note work held back until a thread of the run would wait: :meth:`waiting` calls
+        ``start`` (which starts it and calls :meth:`unhold`), and so does a :meth:`check`
+        ``after`` seconds from now (output a later stage shows keeps flowing while an
+        earlier one runs long)."""
+        held = self._held
+        held.starts.append(start)
+        held.due = min(held.due, time.monotonic() + after)
+
+    def unhold(self, start: Callable[[], object]) -> None:
+        """Forget ``start`` (its work has started, or ended)."""
+        held = self._held
+        try:
+            held.starts.remove(start)
+        except ValueError:
+            pass
+        if not held.starts:
+            held.due = math.inf
+
+    @property
+    def holding(self) -> bool:
+        """Whether some work is held back (:meth:`hold`) and not started yet."""
+        return bool(self._held.starts)
+
+    def start_held(self) -> None:
+        """Start all the work held back (see :meth:`hold`)."""
+        starts = self._held.starts
+        if starts:
+            for start in starts[:]:
+                start()
+
+    def waiting(self) -> None:
+        """Call before a wait that may last (a sleep, a full or empty pipe, a FIFO, another
+        thread): raises :class:`Cancelled` when the run must stop, else starts the work
+        the run held back, which the caller may be about to wait for.  One list test when
+        nothing is held."""
+        if self.reason is not None:
+            raise Cancelled(self._reason)
+        if self._held.starts:
+            self.start_held()
 
     def child(self, timeout: float | None = None) -> CancelToken:
         """A token that stops when this one does, or ``timeout`` seconds from now."""
@@ -105,6 +170,7 @@ class _ChildToken(CancelToken):
     def __init__(self, parent: CancelToken, deadline: float | None) -> None:
         super().__init__(deadline)
         self._parent = parent
+        self._held = parent._held  # one for the run: a wait anywhere starts it all
 
     @property
     def reason(self) -> str | None:
@@ -225,6 +291,7 @@ class Invocation:
             dir=self.abs(request.dir) if request.dir else self.dir,
             env=([f"HOME={home}"] if home is not None else []) + list(request.env),
         )
+        self.cancel.waiting()  # the caller waits for the nested run
         return self.nested(request)
 
     def error(self, message: str) -> None:

@@ -435,7 +435,7 @@ def _transfer_with_retry(inv: Invocation, cfg: Config, client: HTTPClient | None
 def _sleep(inv: Invocation, seconds: float) -> None:
     end = time.monotonic() + seconds
     while True:
-        inv.cancel.check()
+        inv.cancel.waiting()
         left = end - time.monotonic()
         if left <= 0:
             return

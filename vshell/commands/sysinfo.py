@@ -66,7 +66,7 @@ def sleep(inv: Invocation) -> int:
         return 1
     deadline = time.monotonic() + total
     while True:
-        inv.cancel.check()
+        inv.cancel.waiting()
         left = deadline - time.monotonic()
         if left <= 0:
             return 0

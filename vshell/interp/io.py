@@ -8,7 +8,9 @@ from __future__ import annotations
 import errno
 import io
 import threading
+import time
 from collections import deque
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from vshell.command import Cancelled, CancelToken
@@ -20,86 +22,156 @@ if TYPE_CHECKING:
 
 PIPE_CAPACITY = 1 << 20  # bytes buffered between two pipeline stages
 _TICK = 0.05
+# a writer whose reader is held back (not started, see vshell.interp.stages) starts it at
+# its first write after running this long, and a run's check for cancellation starts
+# every stage held back this long: the output of a long stage still streams.  (Short
+# pipelines end well within it; a person does not notice it.)
+HELD_FOR = 0.02
 
 
 class Pipe:
-    """A bounded byte pipe between two threads.
+    """A bounded byte pipe between two pipeline stages (or a process substitution).
 
     A write after the reader closed raises BrokenPipeError (the SIGPIPE of a real pipe), so
     ``yes | head -1`` ends as soon as head is done.
+
+    Its reader may be held back (:meth:`hold_reader`): the writer then runs alone, and most
+    pipes are written whole before they are read, by one thread.  So a lock guards the
+    buffer, and the condition a full or empty pipe waits on is made on the first wait and
+    notified only while someone waits on it.
     """
 
     def __init__(self, cancel: CancelToken | None = None, capacity: int = PIPE_CAPACITY,
-                 budget: MemoryBudget | None = None, unbounded: bool = False) -> None:
+                 budget: MemoryBudget | None = None) -> None:
         # a pipe that fills past limits.THRESHOLD holds its capacity from the sandbox's
         # memory budget until its reader goes (one check per write, nothing for small data)
-        self._hold = limits.Hold(budget) if budget is not None else None
+        self._budget = budget
+        self._hold: limits.Hold | None = None
         self._chunks: deque[bytes] = deque()
         self._size = 0
         self._capacity = capacity
         self._lock = threading.Lock()
-        self._cond = threading.Condition(self._lock)
+        self._cond: threading.Condition | None = None  # made by the first wait
+        self._waiters = 0  # threads waiting on _cond
         self._reader_closed = False
         self._writer_closed = False
         self._cancel = cancel
-        # a writer that runs before its reader starts (an `echo` stage, see Shell._run_multi)
-        # never waits for room: what it writes is already in memory, charged as it grows
-        self._unbounded = unbounded
+        # while the reader is held back: what starts it, and since when the writer runs
+        self._start_reader: Callable[[], object] | None = None
+        self._since = 0.0
+        self._held = False  # the reader was held back (it starts only when needed)
         # background jobs that inherited the write end: as with a real pipe, the end stays
         # open (the reader sees no EOF) until they are done too
         self.holders: list[threading.Thread] = []
         self.reader = PipeReader(self)
         self.writer = PipeWriter(self)
 
+    def hold_reader(self, start: Callable[[], object]) -> None:
+        """The reader is not running and the writer starts now: ``start()`` starts the
+        reader, called when the writer would wait for room, or writes after running
+        :data:`HELD_FOR` seconds (a writer that waits on anything else starts it through
+        its cancel token's :meth:`~vshell.command.CancelToken.waiting`)."""
+        self._since = time.monotonic()
+        self._held = True
+        self._start_reader = start
+
+    def reader_running(self) -> None:
+        """The reader has started: nothing left to start."""
+        self._start_reader = None
+
     def _wait(self) -> None:
-        self._cond.wait(_TICK)
-        if self._cancel is not None and self._cancel.reason is not None:
-            raise Cancelled(self._cancel.reason)
+        """Wait (the lock held) a tick at most for the other end, first starting what the
+        run holds back (the other end may be a stage not started yet)."""
+        cancel = self._cancel
+        if cancel is not None and cancel.holding:
+            cancel.start_held()  # it takes no pipe's lock: a stage started waits for ours
+        cond = self._cond
+        if cond is None:
+            cond = self._cond = threading.Condition(self._lock)
+        self._waiters += 1
+        try:
+            cond.wait(_TICK)
+        finally:
+            self._waiters -= 1
+        if cancel is not None and cancel.reason is not None:
+            raise Cancelled(cancel.reason)
+
+    def _notify(self) -> None:
+        if self._waiters:
+            assert self._cond is not None
+            self._cond.notify_all()
 
     # writer side
     def write(self, data: bytes | bytearray | memoryview) -> int:
         n = len(data)
-        if self._reader_closed and not self._was_read and not self._early_write and n <= 4096:
-            # a reader that quit without reading (`{ echo hi; exit 55; } | false`): with real
-            # processes the writer's first small write usually lands before it is gone
+        if self._reader_closed and not self._was_read and not self._early_write and \
+                n <= 4096 and not self._held:
+            # a reader started at once that quit without reading (`{ echo hi; exit 55; } |
+            # false` with the stages on threads): with real processes the writer's first
+            # small write usually lands before it is gone.  (A held reader starts after the
+            # writer's first writes, so those landed.)
             self._early_write = True
             return n
         if not n:
             if self._reader_closed:
                 raise BrokenPipeError(32, "Broken pipe")
             return 0
-        data = bytes(data)
-        with self._cond:
-            pos = 0
-            while pos < n:
-                if self._reader_closed:
+        if type(data) is not bytes:
+            data = bytes(data)
+        lock = self._lock
+        pos = 0
+        lock.acquire()
+        try:
+            while True:
+                if self._reader_closed or self._writer_closed:
+                    # (a closed writer: one that outlived its stage, which closed the end it
+                    # shared; nobody will read this, so it ends as a writer whose reader went)
                     raise BrokenPipeError(32, "Broken pipe")
-                if self._writer_closed:
-                    # a writer that outlived its stage (the stage closed the end it shared):
-                    # nobody will read this, so it ends as a writer whose reader went
-                    raise BrokenPipeError(32, "Broken pipe")
-                room = self._capacity - self._size if not self._unbounded else n - pos
-                if room <= 0:
-                    self._wait()
+                room = self._capacity - self._size
+                if room > 0:
+                    piece = data if not pos and n <= room else data[pos : pos + room]
+                    self._chunks.append(piece)
+                    self._size += len(piece)
+                    if self._size >= limits.THRESHOLD and self._budget is not None:
+                        self._charge(len(piece))
+                    pos += len(piece)
+                    if self._waiters:
+                        self._notify()
+                    if pos >= n:
+                        break
+                start = self._start_reader
+                if start is not None:  # full, and nobody reads yet: start the reader
+                    self._start_reader = None
+                    lock.release()
+                    try:
+                        start()
+                    finally:
+                        lock.acquire()
                     continue
-                piece = data[pos : pos + room] if (pos or n > room) else data
-                self._chunks.append(piece)
-                self._size += len(piece)
-                held = self._capacity if not self._unbounded else max(self._size,
-                                                                      self._capacity)
-                if self._size >= limits.THRESHOLD and self._hold is not None and \
-                        self._hold.size < held and not self._hold.resize(held):
-                    self._chunks.pop()
-                    self._size -= len(piece)
-                    raise limits.memory_error(self._capacity, self._hold._budget)
-                pos += len(piece)
-                self._cond.notify_all()
+                self._wait()
+        finally:
+            lock.release()
+        start = self._start_reader
+        if start is not None and time.monotonic() - self._since >= HELD_FOR:
+            self._start_reader = None
+            start()
         return n
 
+    def _charge(self, piece: int) -> None:
+        """Hold the pipe's capacity from the memory budget (the lock held); ENOMEM, the
+        last piece taken back, when the budget has no room."""
+        hold = self._hold
+        if hold is None:
+            hold = self._hold = limits.Hold(self._budget)
+        if hold.size < self._capacity and not hold.resize(self._capacity):
+            self._chunks.pop()
+            self._size -= piece
+            raise limits.memory_error(self._capacity, self._budget)
+
     def close_writer(self) -> None:
-        with self._cond:
+        with self._lock:
             self._writer_closed = True
-            self._cond.notify_all()
+            self._notify()
 
     # reader side
     _was_read = False  # the reader has asked for data at least once
@@ -107,77 +179,86 @@ class Pipe:
 
     def read(self, n: int = -1) -> bytes:
         self._was_read = True
-        with self._cond:
+        with self._lock:
+            chunks = self._chunks
             if n is None or n < 0:
                 out: list[bytes] = []
                 while True:
-                    while self._chunks:
-                        c = self._chunks.popleft()
-                        self._size -= len(c)
-                        out.append(c)
-                    self._cond.notify_all()
-                    if self._writer_closed:
+                    if chunks:
+                        out.extend(chunks)
+                        chunks.clear()
+                        self._size = 0
+                        self._notify()
+                    if self._writer_closed or self._reader_closed:
                         return b"".join(out)
                     self._wait()
-            while not self._chunks:
+            while not chunks:
                 if self._writer_closed or self._reader_closed:
                     return b""
                 self._wait()
-            c = self._chunks[0]
+            c = chunks[0]
             if len(c) <= n:
-                self._chunks.popleft()
-                self._size -= len(c)
+                chunks.popleft()
+                got = len(c)
+                if not chunks or got + len(chunks[0]) > n:
+                    self._size -= got
+                    self._notify()
+                    return c
                 # gather more small chunks up to n without waiting
                 parts = [c]
-                got = len(c)
-                while self._chunks and got + len(self._chunks[0]) <= n:
-                    d = self._chunks.popleft()
-                    self._size -= len(d)
+                while chunks and got + len(chunks[0]) <= n:
+                    d = chunks.popleft()
                     parts.append(d)
                     got += len(d)
-                self._cond.notify_all()
-                return b"".join(parts) if len(parts) > 1 else c
-            self._chunks[0] = c[n:]
+                self._size -= got
+                self._notify()
+                return b"".join(parts)
+            chunks[0] = c[n:]
             self._size -= n
-            self._cond.notify_all()
+            self._notify()
             return c[:n]
 
     def readline(self, limit: int = -1) -> bytes:
         self._was_read = True
-        with self._cond:
+        with self._lock:
+            chunks = self._chunks
             out = bytearray()
             while True:
-                while self._chunks:
-                    c = self._chunks[0]
+                while chunks:
+                    c = chunks[0]
                     k = c.find(b"\n")
                     if limit is not None and limit >= 0:
                         want = limit - len(out)
                         if k < 0 or k >= want:
                             k = want - 1 if len(c) >= want else -1
                     if k >= 0:
-                        out += c[: k + 1]
-                        rest = c[k + 1 :]
-                        if rest:
-                            self._chunks[0] = rest
+                        if k + 1 == len(c):
+                            chunks.popleft()
+                            if not out:  # the whole line is one chunk: no copy
+                                self._size -= k + 1
+                                self._notify()
+                                return c
                         else:
-                            self._chunks.popleft()
+                            chunks[0] = c[k + 1 :]
+                        out += c[: k + 1]
                         self._size -= k + 1
-                        self._cond.notify_all()
+                        self._notify()
                         return bytes(out)
                     out += c
-                    self._chunks.popleft()
+                    chunks.popleft()
                     self._size -= len(c)
-                self._cond.notify_all()
+                self._notify()
                 if self._writer_closed or self._reader_closed:
                     return bytes(out)
                 self._wait()
 
     def close_reader(self) -> None:
-        with self._cond:
+        with self._lock:
             self._reader_closed = True
+            self._start_reader = None
             self._chunks.clear()
             self._size = 0
-            self._cond.notify_all()
+            self._notify()
             if self._hold is not None:
                 self._hold.release()
 

@@ -41,7 +41,7 @@ def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
 
 def _open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
     # process substitutions expanded just now added their descriptor to sh.fds
-    fs = sh.ctx.fs.bind({**sh.fds, **fds}, umask=sh.state.umask, check=sh.ctx.cancel.check)
+    fs = sh.ctx.fs.bind({**sh.fds, **fds}, umask=sh.state.umask, check=sh.ctx.cancel.waiting)
     full = sh.abspath(path)
     if path == "":
         raise OSError(errno.ENOENT, "No such file or directory", path)

@@ -36,8 +36,9 @@ from vshell.interp.control import (
 )
 from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
+from vshell.interp.stages import Stages
 from vshell.interp.state import ShellError, ShellState, Var
-from vshell.interp.worker import Handle, pool_of
+from vshell.interp.worker import pool_of
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -55,11 +56,7 @@ def _load_arith() -> Any:
     return arith
 
 
-_PLAIN_ARRAY = {"a"}
-# an inline first stage (Shell._prints_its_words): words with none of these expand to
-# themselves (no parameter, substitution, brace, glob or tilde), and print under this size
-_NOT_LITERAL = frozenset("$`{}*?[~()")
-_INLINE_MAX = 4096  # the attributes of an indexed array with no other attribute
+_PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribute
 
 # compound commands whose own status never triggers errexit: their inner commands did
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
@@ -529,34 +526,6 @@ class Shell:
                 return
         st.set_array("PIPESTATUS", {0: str(status)})
 
-    def _prints_its_words(self, cmd: ast.Command) -> bool:
-        """Whether ``cmd`` is ``echo`` or ``printf`` (a format without ``*`` or digits) of
-        literal words, with no redirection or assignment, printing under _INLINE_MAX bytes:
-        it ends soon whatever the next stage does, and what it prints fits in a pipe, so a
-        reader that quits early does not change its status (a bigger writer meets the
-        closed pipe as in bash: 141)."""
-        if type(cmd) is not ast.SimpleCommand:
-            return False
-        assert isinstance(cmd, ast.SimpleCommand)
-        words = cmd.words
-        if cmd.redirects or cmd.assigns or not words:
-            return False
-        name = words[0].raw
-        size = sum(len(w.raw) for w in words)
-        if name == "printf":
-            fmt = words[1].raw if len(words) > 1 else "-"
-            if fmt.startswith("-") or any(c.isdigit() or c == "*" for c in fmt):
-                return False
-            size += len(fmt) * len(words)  # the format again for each argument at most
-        elif name != "echo":
-            return False
-        if size >= _INLINE_MAX:
-            return False
-        st = self.state
-        if st.traps or name in st.functions or name in st.disabled_builtins:
-            return False
-        return not any(_NOT_LITERAL & set(w.raw) for w in words)
-
     def _report_time(self, elapsed: float, posix: bool) -> None:
         if posix:
             self.write_err(f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n")
@@ -565,24 +534,35 @@ class Shell:
         self.write_err(f"\nreal\t{int(m)}m{s:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n")
 
     def _run_multi(self, pl: ast.Pipeline) -> int:
+        """A pipeline of two or more stages: each in a subshell (the last one in this shell
+        under lastpipe), run in order on this thread until one needs another running at
+        the same time (see vshell.interp.stages); with a DEBUG trap, which bash runs in
+        this shell before it starts each stage, every stage but the last on a thread at
+        once, as bash starts them."""
         n = len(pl.commands)
         underscore = self.state.globals.get("_")
         if underscore is not None:
             underscore.value = ""  # bash: a pipeline's stages start with an empty $_
-        # a first stage that only prints its own words runs to its end before the others
-        # start: no thread for it, and what it prints waits in the pipe
-        inline = self._prints_its_words(pl.commands[0])
-        pipes = [sio.Pipe(self.ctx.cancel, budget=self.state.memory, unbounded=inline and i == 0)
-                 for i in range(n - 1)]
+        cancel = self.ctx.cancel
+        memory = self.state.memory
+        pipes = [sio.Pipe(cancel, budget=memory) for _ in range(n - 1)]
         statuses: list[int] = [0] * n
         errors: list[BaseException | None] = [None] * n
         lastpipe = self.state.shopt.get("lastpipe") and not self.state.options.get("monitor")
+        debug = "DEBUG" in self.state.traps
 
-        def stage(i: int, sh: Shell) -> None:
+        def stage(i: int) -> None:
+            sh = shells[i]
+            if i > 0:
+                pipes[i - 1].reader_running()
+            if i < n - 1 and not debug and not stages.started(i + 1):
+                pipes[i].hold_reader(partial(stages.start, i + 1))
             try:
                 statuses[i] = sh.run_command(pl.commands[i])
             except (ExitShell, AbortLine) as e:
                 statuses[i] = e.status
+                if i == n - 1 and lastpipe and isinstance(e, ExitShell):
+                    errors[i] = e  # `exit` in this shell: it ends, after PIPESTATUS is set
             except ShellError as e:
                 sh.err(e.message)
                 statuses[i] = e.status
@@ -597,14 +577,16 @@ class Shell:
             finally:
                 if i < n - 1:
                     # a >( ) the stage started holds its own copy of the pipe, as in bash
-                    for t in [*sh.__dict__.get("output_procsubs", ()), *pipes[i].holders]:
-                        while t.is_alive() and self.ctx.cancel.reason is None:
+                    others = [*sh.__dict__.get("output_procsubs", ()), *pipes[i].holders]
+                    if any(t.is_alive() for t in others):
+                        cancel.start_held()
+                    for t in others:
+                        while t.is_alive() and cancel.reason is None:
                             t.join(0.05)
                     pipes[i].writer.close()
                 if i > 0:
                     pipes[i - 1].reader.close()
 
-        threads: list[Handle] = []
         shells: list[Shell] = []
         for i in range(n):
             fds = dict(self.fds)
@@ -622,38 +604,43 @@ class Shell:
             else:
                 sh = self.child(fds)
             shells.append(sh)
-        debug = "DEBUG" in self.state.traps
 
         def debug_before(i: int) -> None:
             """bash runs the DEBUG trap in the parent before it starts a simple command."""
             cmd = pl.commands[i]
-            if debug and isinstance(cmd, ast.SimpleCommand) and shells[i].state is not self.state:
+            if isinstance(cmd, ast.SimpleCommand) and shells[i].state is not self.state:
                 if not self.state.lineno_frozen:
                     self.state.lineno = cmd.line
                 self.debug_trap()
 
-        pool = pool_of(self.ctx)
-        for i in range(n - 1):
-            debug_before(i)
-            if i == 0 and inline:
-                stage(0, shells[0])
-                continue
-            threads.append(pool.spawn(partial(stage, i, shells[i]), "vshell-stage"))
-        try:
-            debug_before(n - 1)
-            stage(n - 1, shells[n - 1])
-        finally:
-            for t in threads:
-                while t.is_alive():
-                    t.join(0.05)
-                    if self.ctx.cancel.reason is not None:
-                        for p in pipes:
-                            p.close_reader()
-                            p.close_writer()
+        def close_all() -> None:
+            for p in pipes:
+                p.close_reader()
+                p.close_writer()
+
+        stages = Stages(n, stage, pool_of(self.ctx), cancel, hold=not debug)
+        if debug:
+            i = 0
+            try:
+                for i in range(n - 1):
+                    debug_before(i)
+                    stages.start(i)
+                i = n - 1
+                debug_before(i)
+            except BaseException:
+                if i:  # the trap ended this shell: stage i never starts (its writer meets a
+                    pipes[i - 1].close_reader()  # closed pipe), and those started end alone
+                raise
+        stages.run(close_all)
+        exits = None
         for e in errors:
-            if e is not None:
+            if isinstance(e, ExitShell):
+                exits = e
+            elif e is not None:
                 raise e
         self.state.set_array("PIPESTATUS", {i: str(s) for i, s in enumerate(statuses)})
+        if exits is not None:
+            raise exits
         if self.state.options.get("pipefail"):
             for s in reversed(statuses):
                 if s:
@@ -919,7 +906,7 @@ class Shell:
             stdout=cast("IO[bytes]", GuardedOutput(fds.get(1) or sio.ClosedStream())),
             stderr=cast("IO[bytes]", fds.get(2) or sio.ClosedStream()),
             env=env,
-            fs=self.ctx.fs.bind(fds, umask=self.state.umask, check=self.ctx.cancel.check),
+            fs=self.ctx.fs.bind(fds, umask=self.state.umask, check=self.ctx.cancel.waiting),
             cancel=self.ctx.cancel,
             http=self.ctx.http,
             python=self.ctx.python,

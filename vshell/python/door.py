@@ -228,7 +228,7 @@ class Door:
         "interrupted" (Ctrl-C at the prompt: the guest's children end, as on a terminal)."""
         deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
         while busy():
-            self.inv.cancel.check()
+            self.inv.cancel.waiting()
             if self.interrupted():
                 for c in self.children.values():
                     c.kill(2)
@@ -245,7 +245,7 @@ class Door:
             raise ValueError("not a pipe")
         n = int(req.get("n", 65536))
         while True:
-            data = pipe.read(n, timeout=SLICE, check=self.inv.cancel.check)
+            data = pipe.read(n, timeout=SLICE, check=self.inv.cancel.waiting)
             if data is not None:
                 return {"data": base64.b64encode(data).decode()}
             if self.interrupted():
@@ -259,7 +259,7 @@ class Door:
             raise ValueError("not a pipe")
         data = base64.b64decode(req["data"])
         try:
-            pipe.write(data, check=self.inv.cancel.check)
+            pipe.write(data, check=self.inv.cancel.waiting)
         except BrokenPipeError:
             return {"epipe": True}
         return {"n": len(data)}
@@ -304,7 +304,7 @@ class Door:
             def feed() -> None:
                 try:
                     if data:
-                        stdin.write(data, check=self.inv.cancel.check)
+                        stdin.write(data, check=self.inv.cancel.waiting)
                 except (BrokenPipeError, Cancelled):
                     pass
                 finally:

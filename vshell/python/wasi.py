@@ -394,6 +394,7 @@ class Wasi:
                 events.append((userdata, abi.EINVAL, tag, 0))
         if not events and clocks:
             wake = min(c[0] for c in clocks)
+            self.cancel.start_held()  # a sleep: the run starts pipeline stages it held back
             while True:
                 self.check()
                 if self.interrupt_pending and self.deliver_interrupt():
@@ -525,6 +526,8 @@ class Wasi:
         Ctrl-C was delivered to the guest (False).  Streams that cannot say whether input is
         waiting (no ``wait_readable``) are read at once."""
         wait = _find(self.fds[0].stream, "wait_readable")
+        if wait is not None:
+            self.cancel.start_held()  # a wait for the terminal, as a sleep above
         while True:
             if self.deliver_interrupt():
                 return False

@@ -36,6 +36,8 @@ class Fifo:
         self._opened = [0, 0]  # ends of each kind ever opened: an open waits for a change
 
     def _wait(self, check: Check) -> None:
+        if check is not None:
+            check()  # before too: the run may start what it holds back (CancelToken.waiting)
         self._cond.wait(_TICK)
         if check is not None:
             check()

@@ -128,6 +128,7 @@ def b_wait(sh: Shell, name: str, args: list[str]) -> int:
             return 127
         while True:
             sh.check()
+            sh.ctx.cancel.waiting()
             for pid in pids:
                 job = jobs[pid]
                 if not job.thread.is_alive():
@@ -152,6 +153,7 @@ def b_wait(sh: Shell, name: str, args: list[str]) -> int:
                 continue
             while found.thread.is_alive():
                 sh.check()
+                sh.ctx.cancel.waiting()
                 found.thread.join(0.05)
             status = found.status if found.status is not None else 0
             jobs.pop(found.pid, None)
@@ -160,6 +162,7 @@ def b_wait(sh: Shell, name: str, args: list[str]) -> int:
         job = jobs[pid]
         while job.thread.is_alive():
             sh.check()
+            sh.ctx.cancel.waiting()
             job.thread.join(0.05)
     jobs.clear()
     return 0

@@ -277,6 +277,7 @@ def _read_with_timeout(stream: Any, delim: bytes, nchars: int | None, sh: Shell,
     end = time.monotonic() + timeout
     while t.is_alive() and time.monotonic() < end:
         sh.check()
+        sh.ctx.cancel.waiting()
         t.join(min(0.05, max(0.0, end - time.monotonic())))
     if not result:
         return b"", False, True
