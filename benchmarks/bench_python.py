@@ -225,9 +225,43 @@ def measure(run: Runner, args: list[str], runs: int) -> tuple[list[float], list[
     return times, cpus, output
 
 
+Samples = tuple[list[float], list[float], bytes]
+
+
+def measure_pair(vrun: Runner, vargs: list[str], nrun: Runner, nargs: list[str],
+                 runs: int) -> tuple[Samples, Samples]:
+    """Both sides run by run in turn (vshell, native, vshell, ...): on a shared machine the
+    load drifts over seconds, and two blocks of runs measured one after the other would
+    see different machines."""
+    vt: list[float] = []
+    vc: list[float] = []
+    nt: list[float] = []
+    nc: list[float] = []
+    vout = nout = b""
+    for _ in range(runs):
+        (t,), (c,), vout = measure(vrun, vargs, 1)
+        vt.append(t)
+        vc.append(c)
+        (t,), (c,), nout = measure(nrun, nargs, 1)
+        nt.append(t)
+        nc.append(c)
+    return (vt, vc, vout), (nt, nc, nout)
+
+
+def native_build(exe: str) -> str:
+    """How the native interpreter was built (a PGO+LTO build runs pure Python ~30% faster
+    than a plain -O3 one, e.g. pyenv's default): part of what a ratio means."""
+    probe = ("import sysconfig; a = sysconfig.get_config_var('CONFIG_ARGS') or ''; "
+             "print(('PGO' if 'enable-optimizations' in a else 'no PGO') + ', ' + "
+             "('LTO' if 'with-lto' in a else 'no LTO'))")
+    p = subprocess.run([exe, "-c", probe], capture_output=True, text=True)
+    return p.stdout.strip() or "unknown build"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=10, help="runs per startup workload")
+    parser.add_argument("--runs", type=int, default=10,
+                        help="runs per workload (pandas and json: half, at least 3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--native", default=sys.executable, help="the native interpreter")
     opts = parser.parse_args()
@@ -242,6 +276,7 @@ def main() -> None:
         load = time.perf_counter() - t0
         native_version = subprocess.run([opts.native, "-V"], capture_output=True,
                                         text=True).stdout.strip()
+        native_version += f" ({native_build(opts.native)})"
         results = []
         native_pandas = has_pandas(opts.native)
         sandbox = sandbox_runner(root)
@@ -253,13 +288,13 @@ def main() -> None:
         pairs.append(("cli: vshell -c 'python3 -c pass' vs true", cli,
                       ["-c", "python3 -c pass"], cli, ["-c", "true"]))
         for label, vrun, vargs, nrun, nargs in pairs:
-            runs = opts.runs if label.startswith(("startup", "cli")) else max(3, opts.runs // 3)
+            heavy = label.startswith(("pandas", "json"))
+            runs = max(3, opts.runs // 2) if heavy else opts.runs
             if label.startswith("pandas") and not native_pandas:
                 vt, vc, vout = measure(vrun, vargs, runs)
                 nt = nc = [float("nan")]
             else:
-                vt, vc, vout = measure(vrun, vargs, runs)
-                nt, nc, nout = measure(nrun, nargs, runs)
+                (vt, vc, vout), (nt, nc, nout) = measure_pair(vrun, vargs, nrun, nargs, runs)
                 if vout != nout and not label.startswith("cli"):
                     raise SystemExit(f"{label}: outputs differ: {vout[:200]!r} vs "
                                      f"{nout[:200]!r}")
