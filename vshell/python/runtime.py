@@ -50,8 +50,8 @@ _RESERVING = threading.Lock()  # one guest at a time takes its share (see _reser
 # CPU time; each variant compiled into its own cache and all run in turn, in shuffled
 # order, in one process, 9-15 rounds; medians.  The same artifact loaded twice differs by
 # up to 2%, the noise floor):
-# * epoch_interruption off: 0.91 s against 1.17 s (-22%).  Nothing would then stop
-#   `while True: pass`, `sum(range(10**12))` or a regex in time.
+# * epoch_interruption off: 0.91 s against 1.17 s (-22%; -17% in another series).
+#   Nothing would then stop `while True: pass`, `sum(range(10**12))` or a regex in time.
 # * consume_fuel instead: 1.28 s (+9%); and fuel cannot be made to run out at a deadline
 #   from another thread in a synchronous store.
 # * Cranelift's enable_table_access_spectre_mitigation=false: 1.09 s (-6%; -7% and -10%
@@ -65,9 +65,9 @@ _RESERVING = threading.Lock()  # one guest at a time takes its share (see _reser
 # * cranelift_opt_level="speed_and_size" (default "speed"), 64-byte function alignment
 #   (log2_min_function_alignment=6): each within 2% of the default.  wasmtime 50.0.1 (in
 #   its own processes, alternating with 49's): 1-7% faster, within that method's noise.
-#   Not compiled: native_unwind_info (unwind tables for host debuggers, no instruction
-#   changes) and the other wasm_* features (they decide what validates, not how the
-#   code compiles).
+# * Not compiled: native_unwind_info (unwind tables for host debuggers, no instruction
+#   changes) and the other wasm_* features (they decide what validates, not how the code
+#   compiles).
 # None of these is set: each would cost every machine a new compile for no gain, or a
 # weaker boundary.  Of the loop's time, 90% of perf's samples are the guest's compiled
 # CPython; vshell's epoch callback costs ~25 us per TICK (0.3%).
