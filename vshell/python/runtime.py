@@ -43,10 +43,34 @@ _RESERVING = threading.Lock()  # one guest at a time takes its share (see _reser
 # cache key (a module compiled under other settings is never loaded under these).  The
 # runtime is built with WebAssembly exception handling (C++ exceptions in its packages);
 # epoch interruption is what stops a runaway guest.  It costs: a check at every loop
-# header and function entry, i.e. at each bytecode CPython's eval loop dispatches (the
-# 3 M-iteration loop of benchmarks/bench_python.py took 0.79 s of CPU without it against
-# 1.11 s with it, medians of 9 runs side by side), but nothing else can stop a guest
-# spinning in compiled code, so it stays.
+# header and function entry, i.e. at each bytecode CPython's eval loop dispatches, but
+# nothing else can stop a guest spinning in compiled code, so it stays.
+#
+# What else was measured (wasmtime 49, the 3 M-iteration loop of benchmarks/bench_python.py,
+# CPU time; each variant compiled into its own cache and all run in turn, in shuffled
+# order, in one process, 9-15 rounds; medians.  The same artifact loaded twice differs by
+# up to 2%, the noise floor):
+# * epoch_interruption off: 0.91 s against 1.17 s (-22%; -17% in another series).
+#   Nothing would then stop `while True: pass`, `sum(range(10**12))` or a regex in time.
+# * consume_fuel instead: 1.28 s (+9%); and fuel cannot be made to run out at a deadline
+#   from another thread in a synchronous store.
+# * Cranelift's enable_table_access_spectre_mitigation=false: 1.09 s (-6%; -7% and -10%
+#   in two other series, +7% in a third).  It gives up the clamp that keeps a guest-chosen
+#   call_indirect index from reading past the function table under speculation (a
+#   Spectre-v1 read of host memory: the guest picks the index and has a nanosecond
+#   clock).  The boundary is the product, so it stays on.
+# * enable_heap_access_spectre_mitigation: nothing to gain.  Memory is a 4 GiB reservation
+#   plus guard pages (wasmtime's default on 64-bit hosts, signals-based traps on), so heap
+#   accesses carry no bounds check and hence no clamp (seen in the compiled code).
+# * cranelift_opt_level="speed_and_size" (default "speed"), 64-byte function alignment
+#   (log2_min_function_alignment=6): each within 2% of the default.  wasmtime 50.0.1 (in
+#   its own processes, alternating with 49's): 1-7% faster, within that method's noise.
+# * Not compiled: native_unwind_info (unwind tables for host debuggers, no instruction
+#   changes) and the other wasm_* features (they decide what validates, not how the code
+#   compiles).
+# None of these is set: each would cost every machine a new compile for no gain, or a
+# weaker boundary.  Of the loop's time, 90% of perf's samples are the guest's compiled
+# CPython; vshell's epoch callback costs ~25 us per TICK (0.3%).
 ENGINE_SETTINGS: dict[str, bool] = {"epoch_interruption": True, "wasm_exceptions": True}
 
 
