@@ -40,7 +40,7 @@ def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tupl
     if not default_path:
         hit = table.get(name)
         if hit is not None:
-            hit[1] += 1
+            table[name] = [hit[0], hit[1] + 1]  # replaced: a subshell's copy shares entries
             return ("vshell", None) if hit[0] == VSHELL_COMMAND else ("file", hit[0])
     path = find_in_path(sh, name, "/usr/bin:/bin" if default_path else None)
     if path is not None and sh.ctx.fs.own_command(path) is None:

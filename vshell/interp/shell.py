@@ -505,8 +505,11 @@ class Shell:
                 if type(pl.commands[0]) is not ast.FunctionDef:
                     self._set_pipestatus(status)
             else:
-                if not self.state.lineno_frozen:
-                    self.state.lineno = pl.line  # the stages run in their own shells
+                st = self.state
+                if not st.lineno_frozen:
+                    st.lineno = pl.line  # the stages run in their own shells
+                if "_" in st.globals:  # _run_multi empties $_ in place: made this shell's own
+                    st.own(st.globals, "_", st.globals["_"])
                 status = self._run_multi(pl)
         finally:
             if pl.negated:
@@ -524,7 +527,8 @@ class Shell:
         st = self.state
         if not st.namerefs_used and not any("PIPESTATUS" in f.locals for f in st.frames):
             v = st.globals.get("PIPESTATUS")
-            if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
+            if v is not None and v.owner is st.owner and v.attrs == _PLAIN_ARRAY \
+                    and v.hold is None:
                 v.value = {0: str(status)}
                 return
         st.set_array("PIPESTATUS", {0: str(status)})
@@ -949,13 +953,13 @@ class Shell:
             sub.state.cwd = cwd
         if env is not None:
             for k in list(sub.state.exported()):
-                v = sub.state.lookup(k)
+                v = sub.state.writable(k)
                 if v is not None:
                     v.attrs.discard("x")
             for k, value in env.items():
                 try:
                     sub.state.set(k, value)
-                    var = sub.state.lookup(k)
+                    var = sub.state.writable(k)
                     if var is not None:
                         var.attrs.add("x")
                 except ShellError:

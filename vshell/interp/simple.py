@@ -20,7 +20,7 @@ from vshell.interp.lookup import (
     system_path_command,
 )
 from vshell.interp.quoting import xtrace_quote
-from vshell.interp.state import TEMPENV_ATTR, ShellError
+from vshell.interp.state import TEMPENV_ATTR, ShellError, Var
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -96,14 +96,13 @@ def _set_last_arg(sh: Shell, last: str) -> None:
     raw = getattr(last, "raw", None)
     if raw is not None and "=(" in raw:
         last = raw.split("=", 1)[0].rstrip("+")
-    v = sh.state.globals.get("_")
-    if v is not None and "r" not in v.attrs and v.hold is None:
+    st = sh.state
+    v = st.globals.get("_")
+    if v is not None and v.owner is st.owner and v.hold is None and "r" not in v.attrs:
         v.value = last if type(last) is str else str(last)  # after every command: in place
         return
     if v is None or "r" not in v.attrs:
-        from vshell.interp.state import Var
-
-        sh.state.globals["_"] = Var(str(last), v.attrs if v is not None else set())
+        st.new_var(st.globals, "_", str(last), set(v.attrs) if v is not None else None)
 
 
 def _fail(sh: Shell, e: ShellError) -> int:
@@ -212,7 +211,7 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
     out: dict[str, str] = {}
     ex = sh.expander
     st = sh.state
-    saved: list[tuple[str, object]] = []
+    saved: list[tuple[str, Var | None]] = []
     try:
         for a in assigns:
             if a.index is not None:
@@ -232,17 +231,16 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
                 value = (st.get(a.name) or "") + value
             out[a.name] = value
             if len(assigns) > 1:
+                # the binding replaces the variable (never changes it), which comes back after
                 var = st.globals.get(a.name)
-                saved.append((a.name, None if var is None else var.copy()))
-                from vshell.interp.state import Var
-
-                st.globals[a.name] = Var(value, set(var.attrs) if var else set())
+                saved.append((a.name, var))
+                st.new_var(st.globals, a.name, value, set(var.attrs) if var else None)
     finally:
         for name, old in reversed(saved):
             if old is None:
                 st.globals.pop(name, None)
             else:
-                st.globals[name] = old  # type: ignore[assignment]  # saved holds (name, Var | None); old is a Var here
+                st.globals[name] = old
     return out
 
 
@@ -381,7 +379,7 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
         except ShellError as e:
             sh.err(e.message)
             return 1
-        nv = st.lookup(k)
+        nv = st.writable(k)
         if nv is not None:
             nv.attrs |= {"x", TEMPENV_ATTR}
     try:
@@ -413,7 +411,7 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     """Run a shell function.  ``tempenv`` (``x=1 f``) becomes the call's own scope, exported
     and marked as temporary bindings, the way bash pushes it as the function's context."""
     from vshell.interp import compound
-    from vshell.interp.state import CallEntry, Frame, Var
+    from vshell.interp.state import CallEntry, Frame
 
     st = sh.state
     limit = _funcnest(st.get("FUNCNEST"))
@@ -425,7 +423,10 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     start = fdscope.mark(sh)
     saved_pos = st.positional
     saved_line = st.lineno
-    bindings = {k: Var(v, {"x", TEMPENV_ATTR}) for k, v in (tempenv or {}).items()}
+    bindings: dict[str, Var] = {}
+    if tempenv:
+        for k, v in tempenv.items():
+            st.new_var(bindings, k, v, {"x", TEMPENV_ATTR})
     st.frames.append(Frame(name, bindings, list(args)))
     st.call_stack.append(CallEntry(name, st.function_files.get(name, "environment"), st.lineno))
     st.positional = list(args)

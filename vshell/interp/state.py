@@ -1,5 +1,9 @@
 """Interpreter state in one place: variables and their scopes, options, positional
-parameters, functions, the working directory.  A subshell is a deep copy of it.
+parameters, functions, the working directory.
+
+A subshell behaves as a deep copy of it, but is made copy-on-write: the scopes and small
+tables are copied (shallow), the variables are shared, and whichever of the two shells first
+changes a shared variable changes a copy of its own (see :class:`Owner`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,24 @@ if TYPE_CHECKING:
 Value = str | dict[int, str] | dict[str, str] | None
 
 
+class Owner:
+    """The token of the one state that may change a :class:`Var` in place.
+
+    A state stamps the variables it makes with its token.  A fork (``subshell``) gives the
+    parent and the child new tokens, so every variable made before it belongs to neither:
+    both read it, and the first to change it changes a copy put in its own scope
+    (``ShellState.own``).  So a fork copies no variable, and nothing shared is ever changed,
+    which also makes a background job's reads safe while its parent goes on.  ``line`` stays
+    the same across a state's own forks: the memory charge of a value made in that line goes
+    with its copy there (the parent's value pays, as a deep copy's original did).
+    """
+
+    __slots__ = ("line",)
+
+    def __init__(self, line: object) -> None:
+        self.line = line
+
+
 @record
 class Var:
     value: Value = None
@@ -32,13 +54,16 @@ class Var:
 
     # the memory charge of a big value (vshell.interp.limits); not a field, so no annotation
     hold = cast("Hold | None", None)
+    # the state that may change this variable in place (None: no state; see Owner)
+    owner = cast("Owner | None", None)
 
     def copy(self) -> Var:
         v = self.value
         if isinstance(v, dict):
             v = dict(v)
-        # a subshell's copy shares the strings but not their charge: the original pays, and
-        # the copy (often kept alive by a reference cycle until a collection) cannot pin it
+        # a copy shares the strings but not their charge (ShellState.own moves it when the
+        # line that pays for it makes the copy): the copy, often kept alive by a reference
+        # cycle until a collection, cannot pin it
         return Var(v, set(self.attrs))
 
 
@@ -216,6 +241,8 @@ class ShellState:
         # the session's process ids: its subshells and nested shells draw from this one counter
         # (shared by copies of the state, never by two sessions)
         self.pids: Iterator[int] = itertools.count(5000)
+        # the token this state stamps its variables with (see Owner): a fork replaces it
+        self.owner = Owner(object())
 
     @property
     def random(self) -> random.Random:
@@ -238,36 +265,106 @@ class ShellState:
 
     # --- copying -----------------------------------------------------------------
     def subshell(self) -> ShellState:
-        """A copy for a subshell, pipeline stage or command substitution."""
-        import copy  # off the start-up path (`vshell -c true` makes no copy)
+        """A copy for a subshell, pipeline stage or command substitution.
 
-        new = copy.copy(self)
-        new.globals = {k: v.copy() for k, v in self.globals.items()}
-        new.frames = [
-            Frame(f.name, {k: v.copy() for k, v in f.locals.items()}, list(f.positional))
-            for f in self.frames
-        ]
+        It behaves as a deep copy, but copies only the containers: the variables are shared
+        until one side changes one (see Owner), so a fork costs no per-variable work."""
+        new = ShellState.__new__(ShellState)
+        new.__dict__.update(self.__dict__)
+        new.globals = dict(self.globals)
+        new.frames = [Frame(f.name, dict(f.locals), list(f.positional)) for f in self.frames]
         new.positional = list(self.positional)
         new.functions = dict(self.functions)
         new.options = dict(self.options)
         new.shopt = dict(self.shopt)
         new.aliases = dict(self.aliases)
-        new.hash = {k: list(v) for k, v in self.hash.items()}  # a subshell's finds stay its own
+        # a subshell's finds stay its own (an entry is replaced, never changed in place)
+        new.hash = dict(self.hash)
         # a subshell resets caught signals (ignored ones stay); -E keeps ERR, -T DEBUG/RETURN
-        kept = {"ERR"} if self.options.get("errtrace") else set()
-        if self.options.get("functrace"):
-            kept |= {"DEBUG", "RETURN"}
-        new.traps = {k: v for k, v in self.traps.items() if (not v and k != "EXIT") or k in kept}
+        traps = self.traps
+        if traps:
+            options = self.options
+            kept = {"ERR"} if options.get("errtrace") else set()
+            if options.get("functrace"):
+                kept |= {"DEBUG", "RETURN"}
+            new.traps = {k: v for k, v in traps.items() if (not v and k != "EXIT") or k in kept}
+        else:
+            new.traps = {}
         new.dir_stack = list(self.dir_stack)
         new.source_stack = list(self.source_stack)
         new.call_stack = list(self.call_stack)
         new.function_files = dict(self.function_files)
+        ulimits = self.__dict__.get("ulimits")
+        if ulimits is not None:
+            new.ulimits = dict(ulimits)  # `ulimit` changes its table in place
         # the copy's generator is seeded from the parent's now (so the parent's sequence moves
         # on as before) but made only when used: most subshells never read $RANDOM
         new._rng = None
         new._rng_seed = self.random.random()
         new.bashpid = self.new_pid()
+        # from now on every variable either side holds is shared: each copies before changing
+        self.owner = Owner(self.owner.line)
+        new.owner = Owner(object())
         return new
+
+    def own(self, scope: dict[str, Var], name: str, v: Var) -> Var:
+        """``v`` (which is ``scope[name]``) as this state may change it in place: ``v``
+        itself when this state made it since its last fork, else a copy put in its place.
+
+        Every change to a variable goes through here (or is made on a variable just made):
+        the other shells that hold ``v`` never see it change."""
+        owner = self.owner
+        if v.owner is owner:
+            return v
+        c = v.copy()
+        c.owner = owner
+        held = v.hold
+        if held is not None and v.owner is not None and v.owner.line is owner.line:
+            # the charge goes with the value of the line that paid for it; the other holder
+            # keeps an uncharged one, as a copy was before
+            c.hold = held
+            v.hold = None
+        scope[name] = c
+        return c
+
+    def writable(self, name: str) -> Var | None:
+        """The variable :meth:`lookup` finds for ``name`` (namerefs followed), made this
+        state's own to change in place (None when there is none)."""
+        scope, key, v = self._locate(name)
+        if v is None or scope is None or v.owner is self.owner:
+            return v
+        return self.own(scope, key, v)
+
+    def writable_here(self, name: str) -> Var | None:
+        """The variable ``name`` itself (a nameref not followed), this state's own."""
+        scope, v = self._find(name)
+        if v is None or scope is None or v.owner is self.owner:
+            return v
+        return self.own(scope, name, v)
+
+    def own_var(self, v: Var, name: str) -> Var:
+        """``v`` (a variable this state held as ``name``, or as any name) as this state's
+        own: for a change after something that may have forked since ``v`` was found."""
+        if v.owner is self.owner:
+            return v
+        scopes = [f.locals for f in reversed(self.frames)]
+        scopes.append(self.globals)
+        for scope in scopes:
+            if scope.get(name) is v:
+                return self.own(scope, name, v)
+        for scope in scopes:
+            for key, x in scope.items():
+                if x is v:
+                    return self.own(scope, key, v)
+        return v.copy()  # no scope holds it now: a change to it must reach no one
+
+    def new_var(self, scope: dict[str, Var], name: str, value: Value = None,
+                attrs: set[str] | None = None) -> Var:
+        """A new variable ``name`` in ``scope``, this state's own."""
+        v = Var(value, set() if attrs is None else attrs)
+        v.owner = self.owner
+        scope[name] = v
+        return v
 
     def new_pid(self) -> int:
         """A process id for a subshell or a new shell (vshell starts no processes)."""
@@ -304,6 +401,31 @@ class ShellState:
                 return None
             v = nv
         return v
+
+    def _locate(self, name: str) -> tuple[dict[str, Var] | None, str, Var | None]:
+        """(scope, name there, variable) of what :meth:`lookup` finds, for a change to it
+        (scope None: a variable no scope holds, made up for the reading)."""
+        scope, v = self._find(name)
+        if v is None:
+            if name in _CALL_STACK_ARRAYS:
+                return None, name, self._call_stack_array(name)
+            return None, name, None
+        depth = 0
+        first = name
+        while "n" in v.attrs and isinstance(v.value, str) and v.value:
+            depth += 1
+            if depth > 8:  # as lookup: bash warns and finds nothing
+                if self.warn_hook is not None:
+                    self.warn_hook(f"warning: {first}: circular name reference")
+                return None, name, None
+            target = v.value
+            if "[" in target:
+                return scope, name, v
+            scope, nv = self._find(target)
+            if nv is None:
+                return None, target, None
+            name, v = target, nv
+        return scope, name, v
 
     def current_file(self) -> str:
         """The file whose code runs now, as BASH_SOURCE names it (bash: "environment" for -c)."""
@@ -431,9 +553,11 @@ class ShellState:
             self.set_element(base, sub, value, append=append)
             return
         if self.namerefs_used:
-            _, own = self._find(name)
-            if own is not None and "n" in own.attrs and not own.value and not local:
-                own.value = value  # a nameref with no target yet: the value names the target
+            ref_scope, ref = self._find(name)
+            if ref is not None and "n" in ref.attrs and not ref.value and not local:
+                assert ref_scope is not None
+                # a nameref with no target yet: the value names the target
+                self.own(ref_scope, name, ref).value = value
                 return
             target = self.resolve_name(name)
             if target != name and "[" in target and target.endswith("]"):  # an element ref
@@ -448,13 +572,16 @@ class ShellState:
             raise ShellError(f"{name}: readonly variable")
         v = scope.get(name)
         if v is None:
-            v = Var()
-            scope[name] = v
-            if self.options.get("allexport"):
-                v.attrs.add("x")
+            v = self.new_var(scope, name, None, {"x"} if self.options.get("allexport") else None)
+        elif v.owner is not self.owner:
+            v = self.own(scope, name, v)
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
-        value = self._apply_attrs(v, value, append)
+        if "i" in v.attrs:
+            value = self._apply_attrs(v, value, append)
+            v = self.own_var(v, name)  # the arithmetic may have forked ($( )) or changed it
+        else:
+            value = self._apply_attrs(v, value, append)
         if isinstance(v.value, dict):
             key: Any = "0" if "A" in v.attrs else 0
             if append:
@@ -506,11 +633,15 @@ class ShellState:
             raise ShellError(f"`{name}': not a valid identifier", abort_line=True)
         v = scope.get(name)
         if v is None:
-            v = Var(None, {"a"})
-            scope[name] = v
+            v = self.new_var(scope, name, None, {"a"})
+        elif v.owner is not self.owner:
+            v = self.own(scope, name, v)
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
-        value = self._apply_attrs(v, value, False) if not append else value
+        if not append:
+            value = self._apply_attrs(v, value, False)
+            if "i" in v.attrs:
+                v = self.own_var(v, name)  # the arithmetic may have forked or changed it
         if "A" in v.attrs:
             d = v.value if isinstance(v.value, dict) else {}
             key = str(sub)
@@ -525,7 +656,11 @@ class ShellState:
             old = v.value
             v.value = {} if old is None else {0: old}
             v.attrs.add("a")
-        idx = sub if isinstance(sub, int) else self.eval_index(sub)
+        if isinstance(sub, int):
+            idx = sub
+        else:
+            idx = self.eval_index(sub)
+            v = self.own_var(v, name)  # the arithmetic may have forked or changed it
         d2: dict[int, str] = v.value  # type: ignore[assignment]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
         if idx < 0:
             top = max(d2) + 1 if d2 else 0
@@ -548,8 +683,9 @@ class ShellState:
         scope, name = self._target(name, local=local)
         v = scope.get(name)
         if v is None:
-            v = Var()
-            scope[name] = v
+            v = self.new_var(scope, name)
+        elif v.owner is not self.owner:
+            v = self.own(scope, name, v)
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
         if assoc or "A" in v.attrs:
@@ -595,14 +731,6 @@ class ShellState:
             v.value = None  # as if the allocation had failed: the value is not kept
             raise
 
-    def declare_local(self, name: str) -> Var:
-        frame = self.frames[-1]
-        v = frame.locals.get(name)
-        if v is None:
-            v = Var()
-            frame.locals[name] = v
-        return v
-
     def unset(self, name: str) -> None:
         scope, v = self._find(name)
         if v is None:
@@ -613,8 +741,7 @@ class ShellState:
                 and TEMPENV_ATTR not in v.attrs:
             # unsetting a local in its own function leaves it local but unset (bash 5.2);
             # from a function it called, or a prefix binding, it goes and the outer shows
-            v.value = None
-            v.attrs = set()
+            self.new_var(scope, name)
             return
         assert scope is not None
         del scope[name]

@@ -1,0 +1,68 @@
+"""A watch on the shell state's copy-on-write: a variable shared by a fork is never changed.
+
+``ShellState.subshell`` shares every variable between the parent and the child, and each
+side copies a variable before it changes it (``vshell.interp.state.Owner``).  A change made
+in place to a shared variable would show in the other shell, so this module wraps
+``subshell`` to remember each variable at each fork with a snapshot of its value and
+attributes, and :func:`check` fails if any of them changed since.
+
+Used by tests/unit/test_subshell_isolation.py; as a pytest plugin (``-p cowguard``) it checks
+after every test of a run, which is how the whole differential corpus can be put under it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from vshell.interp.state import ShellState, Var
+
+_seen: list[tuple[Var, Any, frozenset[str]]] = []
+_original = ShellState.subshell
+
+
+def _snapshot(v: Var) -> tuple[Any, frozenset[str]]:
+    return copy.copy(v.value), frozenset(v.attrs)
+
+
+def _watched(self: ShellState) -> ShellState:
+    child = _original(self)
+    scopes = [child.globals, *(f.locals for f in child.frames)]
+    for scope in scopes:
+        for v in scope.values():
+            _seen.append((v, *_snapshot(v)))
+    return child
+
+
+def changed() -> list[str]:
+    """What changed in a shared variable since its fork (and forget what was watched)."""
+    bad = []
+    for v, value, attrs in _seen:
+        if v.value != value or frozenset(v.attrs) != attrs:
+            bad.append(f"{value!r} {sorted(attrs)} became {v.value!r} {sorted(v.attrs)}")
+    _seen.clear()
+    return bad
+
+
+@contextmanager
+def watching() -> Iterator[None]:
+    """Watch the forks made inside the block; fail at its end if a shared variable changed."""
+    ShellState.subshell = _watched  # type: ignore[method-assign]  # the watch wraps the method
+    _seen.clear()
+    try:
+        yield
+    finally:
+        ShellState.subshell = _original  # type: ignore[method-assign]  # put back
+    bad = changed()
+    assert not bad, "a variable shared by a fork was changed in place:\n" + "\n".join(bad[:10])
+
+
+@pytest.fixture(autouse=True)
+def _cow_guard() -> Iterator[None]:
+    """As a plugin (``-p cowguard``): every test runs watched."""
+    with watching():
+        yield
