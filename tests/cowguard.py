@@ -13,6 +13,7 @@ after every test of a run, which is how the whole differential corpus can be put
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,7 +22,9 @@ import pytest
 
 from vshell.interp.state import ShellState, Var
 
-_seen: list[tuple[Var, Any, frozenset[str]]] = []
+# weakly: a watched variable must be free to go (and give back its memory charge); one that
+# nothing holds any more cannot show a change to anyone
+_seen: list[tuple[weakref.ref[Var], Any, frozenset[str]]] = []
 _original = ShellState.subshell
 
 
@@ -34,15 +37,16 @@ def _watched(self: ShellState) -> ShellState:
     scopes = [child.globals, *(f.locals for f in child.frames)]
     for scope in scopes:
         for v in scope.values():
-            _seen.append((v, *_snapshot(v)))
+            _seen.append((weakref.ref(v), *_snapshot(v)))
     return child
 
 
 def changed() -> list[str]:
     """What changed in a shared variable since its fork (and forget what was watched)."""
     bad = []
-    for v, value, attrs in _seen:
-        if v.value != value or frozenset(v.attrs) != attrs:
+    for ref, value, attrs in _seen:
+        v = ref()
+        if v is not None and (v.value != value or frozenset(v.attrs) != attrs):
             bad.append(f"{value!r} {sorted(attrs)} became {v.value!r} {sorted(v.attrs)}")
     _seen.clear()
     return bad

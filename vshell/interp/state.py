@@ -243,6 +243,10 @@ class ShellState:
         self.pids: Iterator[int] = itertools.count(5000)
         # the token this state stamps its variables with (see Owner): a fork replaces it
         self.owner = Owner(object())
+        # command searches remembered under the hash table (interp.lookup.find_in_path):
+        # shared by the subshells of this state, whose own finds die with them
+        self.search_cache: dict[tuple[str, str, str],
+                                tuple[int, object, tuple[str | None, str | None]]] = {}
 
     @property
     def random(self) -> random.Random:
