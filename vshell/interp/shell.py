@@ -510,6 +510,7 @@ class Shell:
                     st.lineno = pl.line  # the stages run in their own shells
                 if "_" in st.globals:  # _run_multi empties $_ in place: made this shell's own
                     st.own(st.globals, "_", st.globals["_"])
+                    st.env_changed()
                 status = self._run_multi(pl)
         finally:
             if pl.negated:

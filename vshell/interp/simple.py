@@ -100,6 +100,8 @@ def _set_last_arg(sh: Shell, last: str) -> None:
     v = st.globals.get("_")
     if v is not None and v.owner is st.owner and v.hold is None and "r" not in v.attrs:
         v.value = last if type(last) is str else str(last)  # after every command: in place
+        if "x" in v.attrs:
+            st.env_changed()
         return
     if v is None or "r" not in v.attrs:
         st.new_var(st.globals, "_", str(last), set(v.attrs) if v is not None else None)
@@ -241,6 +243,8 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
                 st.globals.pop(name, None)
             else:
                 st.globals[name] = old
+        if saved:
+            st.env_changed()
     return out
 
 
@@ -386,6 +390,7 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
         return fn()
     finally:
         if not (special and st.options.get("posix")):
+            st.env_changed()
             for k, old in saved:
                 scope, cur = st._find(k)
                 if scope is None:
@@ -445,7 +450,8 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
         sh.loop_depth = saved_loop
         sh.func_depth -= 1
         sh.fds = fdscope.restore(sh, saved_fds, fds, start)
-        st.frames.pop()
+        if st.frames.pop().locals:
+            st.env_changed()  # its locals (exported or hiding exported ones) are gone
         st.call_stack.pop()
         st.positional = saved_pos
         st.lineno = saved_line

@@ -243,6 +243,10 @@ class ShellState:
         self.pids: Iterator[int] = itertools.count(5000)
         # the token this state stamps its variables with (see Owner): a fork replaces it
         self.owner = Owner(object())
+        # exported() is kept with the env_version it was built at; every change that can
+        # alter it moves env_version on (env_changed)
+        self.env_version = 0
+        self._env: tuple[int, dict[str, str]] | None = None
         # command searches remembered under the hash table (interp.lookup.find_in_path):
         # shared by the subshells of this state, whose own finds die with them
         self.search_cache: dict[tuple[str, str, str],
@@ -334,6 +338,7 @@ class ShellState:
     def writable(self, name: str) -> Var | None:
         """The variable :meth:`lookup` finds for ``name`` (namerefs followed), made this
         state's own to change in place (None when there is none)."""
+        self.env_version += 1  # the caller changes it
         scope, key, v = self._locate(name)
         if v is None or scope is None or v.owner is self.owner:
             return v
@@ -341,6 +346,7 @@ class ShellState:
 
     def writable_here(self, name: str) -> Var | None:
         """The variable ``name`` itself (a nameref not followed), this state's own."""
+        self.env_version += 1  # the caller changes it
         scope, v = self._find(name)
         if v is None or scope is None or v.owner is self.owner:
             return v
@@ -349,6 +355,7 @@ class ShellState:
     def own_var(self, v: Var, name: str) -> Var:
         """``v`` (a variable this state held as ``name``, or as any name) as this state's
         own: for a change after something that may have forked since ``v`` was found."""
+        self.env_version += 1  # the caller changes it
         if v.owner is self.owner:
             return v
         scopes = [f.locals for f in reversed(self.frames)]
@@ -368,6 +375,7 @@ class ShellState:
         v = Var(value, set() if attrs is None else attrs)
         v.owner = self.owner
         scope[name] = v
+        self.env_version += 1  # it may be exported, or hide an exported one
         return v
 
     def new_pid(self) -> int:
@@ -562,6 +570,7 @@ class ShellState:
                 assert ref_scope is not None
                 # a nameref with no target yet: the value names the target
                 self.own(ref_scope, name, ref).value = value
+                self.env_version += 1
                 return
             target = self.resolve_name(name)
             if target != name and "[" in target and target.endswith("]"):  # an element ref
@@ -595,6 +604,8 @@ class ShellState:
             if append and v.value is not None and "i" not in v.attrs:
                 value = v.value + value
             v.value = value
+        if "x" in v.attrs:
+            self.env_version += 1
         if len(value) >= _BIG or v.hold is not None:
             self._charge(v)
         if name == "SECONDS":
@@ -642,6 +653,8 @@ class ShellState:
             v = self.own(scope, name, v)
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
+        if "x" in v.attrs:
+            self.env_version += 1  # an exported scalar made an array leaves the environment
         if not append:
             value = self._apply_attrs(v, value, False)
             if "i" in v.attrs:
@@ -692,6 +705,8 @@ class ShellState:
             v = self.own(scope, name, v)
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
+        if "x" in v.attrs:
+            self.env_version += 1
         if assoc or "A" in v.attrs:
             v.attrs.add("A")
             v.attrs.discard("a")
@@ -733,12 +748,14 @@ class ShellState:
             v.hold = hold(self.memory, size)
         except ShellError:
             v.value = None  # as if the allocation had failed: the value is not kept
+            self.env_version += 1
             raise
 
     def unset(self, name: str) -> None:
         scope, v = self._find(name)
         if v is None:
             return
+        self.env_version += 1
         if "r" in v.attrs:
             raise ShellError(f"{name}: cannot unset: readonly variable")
         if scope is not self.globals and self.frames and scope is self.frames[-1].locals \
@@ -751,19 +768,42 @@ class ShellState:
         del scope[name]
 
     def exported(self) -> dict[str, str]:
-        """The environment a command sees: exported scalars, innermost scope winning."""
+        """The environment a command sees: exported scalars, innermost scope winning.
+
+        Built once and kept until ``env_version`` moves (see ``env_changed``); each caller
+        gets a dict of its own."""
+        kept = self._env
+        if kept is not None and kept[0] == self.env_version:
+            return dict(kept[1])
+        env = self.build_env()
+        self._env = (self.env_version, env)
+        return dict(env)
+
+    def build_env(self) -> dict[str, str]:
+        """What :meth:`exported` returns, made from the scopes now."""
         env: dict[str, str] = {}
-        scopes = [self.globals] + [f.locals for f in self.frames]
-        for scope in scopes:
-            for k, v in scope.items():
+        globals_ = self.globals
+        for k, v in globals_.items():
+            if "x" in v.attrs:
+                value = v.value
+                if isinstance(value, str):
+                    env[k] = value
+        for f in self.frames:
+            for k, v in f.locals.items():
                 if "x" in v.attrs:
                     if isinstance(v.value, str):
                         env[k] = v.value
                     elif v.value is None:
                         env.pop(k, None)
                 else:
-                    env.pop(k, None) if scope is not self.globals else None
+                    env.pop(k, None)
         return env
+
+    def env_changed(self) -> None:
+        """Something :meth:`exported` reads may have changed: an exported variable's value,
+        a variable's attributes, a scope's names (every change of a variable made outside
+        this class's setters says so)."""
+        self.env_version += 1
 
     def all_names(self) -> list[str]:
         names = set(self.globals)

@@ -191,6 +191,7 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
             scope, v = st._find(a)
             if v is not None and scope is not None:
                 del scope[a]
+                st.env_changed()
             continue
         try:
             target = st.resolve_name(a)
@@ -444,6 +445,7 @@ def _declare(sh: Shell, name: str, args: list[str], *, local: bool) -> int:
 def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, append: bool,
                  index: str | None, add: set[str], remove: set[str], local: bool) -> None:
     st = sh.state
+    st.env_changed()  # attributes change below, exported or not
     # every change below is made to a variable of this shell's own (see state.Owner)
     if local and st.frames:
         scope = st.frames[-1].locals
@@ -512,6 +514,7 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
     if "r" in add:
         found = st.writable(nm)
         (found if found is not None else st.own_var(v, nm)).attrs.add("r")
+    st.env_changed()
 
 
 _NAMEREF_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.+\])?")
