@@ -77,10 +77,17 @@ def test_the_charge_of_a_big_value_stays_with_the_shell_that_made_it() -> None:
     st.set("big", "a" * BIG)
     assert budget.used == BIG
     child = st.subshell()
+    assert child.globals["big"] is not st.globals["big"]  # a charged variable is not shared
+    assert child.globals["big"].value is st.globals["big"].value  # (its text is)
+    assert budget.used == BIG
     child.set("big", "b", append=True)  # the child's copy: charged as its own new value
     assert budget.used == 2 * BIG + 1
     del child
     assert budget.used == BIG  # the parent's value still pays
+    child = st.subshell()
+    st.unset("big")  # the charge ends with the parent's variable, the child alive or not
+    assert budget.used == 0 and child.get("big") == "a" * BIG
+    st.set("big", "a" * BIG)
     st.subshell()
     st.set("small", "1")
     st.set_element("arr", 0, "1")

@@ -509,8 +509,8 @@ class Shell:
                 if not st.lineno_frozen:
                     st.lineno = pl.line  # the stages run in their own shells
                 if "_" in st.globals:  # _run_multi empties $_ in place: made this shell's own
-                    st.own(st.globals, "_", st.globals["_"])
-                    st.env_changed()
+                    if "x" in st.own(st.globals, "_", st.globals["_"]).attrs:
+                        st.env_changed()
                 status = self._run_multi(pl)
         finally:
             if pl.negated:

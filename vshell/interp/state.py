@@ -33,15 +33,14 @@ class Owner:
     parent and the child new tokens, so every variable made before it belongs to neither:
     both read it, and the first to change it changes a copy put in its own scope
     (``ShellState.own``).  So a fork copies no variable, and nothing shared is ever changed,
-    which also makes a background job's reads safe while its parent goes on.  ``line`` stays
-    the same across a state's own forks: the memory charge of a value made in that line goes
-    with its copy there (the parent's value pays, as a deep copy's original did).
+    which also makes a background job's reads safe while its parent goes on.
+
+    A variable holding a memory charge (a big value) is never shared: at a fork the child
+    gets an uncharged variable of its own over the same value, as a deep copy's copy was, so
+    the charge ends with the parent's variable (unset, a function's return) as before.
     """
 
-    __slots__ = ("line",)
-
-    def __init__(self, line: object) -> None:
-        self.line = line
+    __slots__ = ()
 
 
 @record
@@ -61,9 +60,9 @@ class Var:
         v = self.value
         if isinstance(v, dict):
             v = dict(v)
-        # a copy shares the strings but not their charge (ShellState.own moves it when the
-        # line that pays for it makes the copy): the copy, often kept alive by a reference
-        # cycle until a collection, cannot pin it
+        # a copy shares the strings but not their charge (ShellState.own moves it along
+        # when it replaces a charged variable): a subshell's copy, often kept alive by a
+        # reference cycle until a collection, cannot pin it
         return Var(v, set(self.attrs))
 
 
@@ -242,11 +241,15 @@ class ShellState:
         # (shared by copies of the state, never by two sessions)
         self.pids: Iterator[int] = itertools.count(5000)
         # the token this state stamps its variables with (see Owner): a fork replaces it
-        self.owner = Owner(object())
+        self.owner = Owner()
+        self.holds = False  # whether a variable of this line was ever charged (see Owner)
         # exported() is kept with the env_version it was built at; every change that can
-        # alter it moves env_version on (env_changed)
+        # alter it moves env_version on (env_changed), to a number no state of the session
+        # had: states with one env_version have one environment, so a subshell's build
+        # serves its parent and siblings too (the counter and the kept build are shared)
+        self._env_versions: Iterator[int] = itertools.count(1)
         self.env_version = 0
-        self._env: tuple[int, dict[str, str]] | None = None
+        self._env_kept: list[tuple[int, dict[str, str]] | None] = [None]
         # command searches remembered under the hash table (interp.lookup.find_in_path):
         # shared by the subshells of this state, whose own finds die with them
         self.search_cache: dict[tuple[str, str, str],
@@ -310,9 +313,15 @@ class ShellState:
         new._rng = None
         new._rng_seed = self.random.random()
         new.bashpid = self.new_pid()
+        if self.holds:  # a charged variable is the parent's alone (see Owner)
+            for scope, into in zip([self.globals, *(f.locals for f in self.frames)],
+                                   [new.globals, *(f.locals for f in new.frames)], strict=True):
+                for k, v in scope.items():
+                    if v.hold is not None:
+                        into[k] = Var(v.value, set(v.attrs))
         # from now on every variable either side holds is shared: each copies before changing
-        self.owner = Owner(self.owner.line)
-        new.owner = Owner(object())
+        self.owner = Owner()
+        new.owner = Owner()
         return new
 
     def own(self, scope: dict[str, Var], name: str, v: Var) -> Var:
@@ -327,9 +336,7 @@ class ShellState:
         c = v.copy()
         c.owner = owner
         held = v.hold
-        if held is not None and v.owner is not None and v.owner.line is owner.line:
-            # the charge goes with the value of the line that paid for it; the other holder
-            # keeps an uncharged one, as a copy was before
+        if held is not None:  # a charged variable is never shared: its charge comes along
             c.hold = held
             v.hold = None
         scope[name] = c
@@ -338,7 +345,7 @@ class ShellState:
     def writable(self, name: str) -> Var | None:
         """The variable :meth:`lookup` finds for ``name`` (namerefs followed), made this
         state's own to change in place (None when there is none)."""
-        self.env_version += 1  # the caller changes it
+        self.env_version = next(self._env_versions)  # the caller changes it
         scope, key, v = self._locate(name)
         if v is None or scope is None or v.owner is self.owner:
             return v
@@ -346,7 +353,7 @@ class ShellState:
 
     def writable_here(self, name: str) -> Var | None:
         """The variable ``name`` itself (a nameref not followed), this state's own."""
-        self.env_version += 1  # the caller changes it
+        self.env_version = next(self._env_versions)  # the caller changes it
         scope, v = self._find(name)
         if v is None or scope is None or v.owner is self.owner:
             return v
@@ -355,7 +362,7 @@ class ShellState:
     def own_var(self, v: Var, name: str) -> Var:
         """``v`` (a variable this state held as ``name``, or as any name) as this state's
         own: for a change after something that may have forked since ``v`` was found."""
-        self.env_version += 1  # the caller changes it
+        self.env_version = next(self._env_versions)  # the caller changes it
         if v.owner is self.owner:
             return v
         scopes = [f.locals for f in reversed(self.frames)]
@@ -375,7 +382,7 @@ class ShellState:
         v = Var(value, set() if attrs is None else attrs)
         v.owner = self.owner
         scope[name] = v
-        self.env_version += 1  # it may be exported, or hide an exported one
+        self.env_version = next(self._env_versions)  # it may be exported, or hide an exported one
         return v
 
     def new_pid(self) -> int:
@@ -570,7 +577,7 @@ class ShellState:
                 assert ref_scope is not None
                 # a nameref with no target yet: the value names the target
                 self.own(ref_scope, name, ref).value = value
-                self.env_version += 1
+                self.env_version = next(self._env_versions)
                 return
             target = self.resolve_name(name)
             if target != name and "[" in target and target.endswith("]"):  # an element ref
@@ -605,7 +612,7 @@ class ShellState:
                 value = v.value + value
             v.value = value
         if "x" in v.attrs:
-            self.env_version += 1
+            self.env_version = next(self._env_versions)
         if len(value) >= _BIG or v.hold is not None:
             self._charge(v)
         if name == "SECONDS":
@@ -654,7 +661,8 @@ class ShellState:
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
         if "x" in v.attrs:
-            self.env_version += 1  # an exported scalar made an array leaves the environment
+            # an exported scalar made an array leaves the environment
+            self.env_version = next(self._env_versions)
         if not append:
             value = self._apply_attrs(v, value, False)
             if "i" in v.attrs:
@@ -706,7 +714,7 @@ class ShellState:
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
         if "x" in v.attrs:
-            self.env_version += 1
+            self.env_version = next(self._env_versions)
         if assoc or "A" in v.attrs:
             v.attrs.add("A")
             v.attrs.discard("a")
@@ -746,16 +754,18 @@ class ShellState:
         v.hold = None
         try:
             v.hold = hold(self.memory, size)
+            if v.hold is not None:
+                self.holds = True
         except ShellError:
             v.value = None  # as if the allocation had failed: the value is not kept
-            self.env_version += 1
+            self.env_version = next(self._env_versions)
             raise
 
     def unset(self, name: str) -> None:
         scope, v = self._find(name)
         if v is None:
             return
-        self.env_version += 1
+        self.env_version = next(self._env_versions)
         if "r" in v.attrs:
             raise ShellError(f"{name}: cannot unset: readonly variable")
         if scope is not self.globals and self.frames and scope is self.frames[-1].locals \
@@ -770,13 +780,15 @@ class ShellState:
     def exported(self) -> dict[str, str]:
         """The environment a command sees: exported scalars, innermost scope winning.
 
-        Built once and kept until ``env_version`` moves (see ``env_changed``); each caller
-        gets a dict of its own."""
-        kept = self._env
-        if kept is not None and kept[0] == self.env_version:
+        Built once and kept until ``env_version`` moves (see ``env_changed``), for every
+        state of the session at that version; each caller gets a dict of its own."""
+        box = self._env_kept
+        kept = box[0]
+        version = self.env_version
+        if kept is not None and kept[0] == version:
             return dict(kept[1])
         env = self.build_env()
-        self._env = (self.env_version, env)
+        box[0] = (version, env)  # never changed after: each caller gets a copy
         return dict(env)
 
     def build_env(self) -> dict[str, str]:
@@ -803,7 +815,7 @@ class ShellState:
         """Something :meth:`exported` reads may have changed: an exported variable's value,
         a variable's attributes, a scope's names (every change of a variable made outside
         this class's setters says so)."""
-        self.env_version += 1
+        self.env_version = next(self._env_versions)
 
     def all_names(self) -> list[str]:
         names = set(self.globals)
