@@ -13,6 +13,7 @@ import errno as _errno
 import os
 import re
 from collections.abc import Callable, Mapping
+from time import monotonic as _monotonic  # CancelToken.reason, asked at every command
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from vshell.records import field, record
@@ -60,12 +61,12 @@ class CancelToken:
 
     @property
     def reason(self) -> str | None:
-        if self._reason is None and self.deadline is not None:
-            import time
-
-            if time.monotonic() >= self.deadline:
-                self._reason = "timeout"
-        return self._reason
+        reason = self._reason
+        if reason is None:
+            deadline = self.deadline
+            if deadline is not None and _monotonic() >= deadline:
+                reason = self._reason = "timeout"
+        return reason
 
     def check(self) -> None:
         """Raise :class:`Cancelled` when the run must stop."""

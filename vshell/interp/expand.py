@@ -32,6 +32,7 @@ _first = itemgetter(0)
 Seg = tuple[str, int]
 
 _GLOB_CHARS = frozenset("*?[")
+_TEXT = (W.Lit, W.Quoted)  # parts that are text: string_parts gives it as it is
 # a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
 # brace, tilde, glob or extglob character, nor a parenthesis
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+")
@@ -113,12 +114,28 @@ class Expander:
                 if count & 4095 == 4095:
                     self.sh.check()  # `{1..4000000}`: the words are many, the run may stop
                 parts = lex_word(item)
-                if len(parts) == 1 and isinstance(parts[0], W.Lit):
-                    text = parts[0].text
-                    if not (_GLOB_CHARS & set(text) or self._extglob_in(text)) or \
-                            st.options.get("noglob"):
-                        out.append(text)
-                        continue
+                if len(parts) == 1:
+                    p0 = parts[0]
+                    if type(p0) is W.Lit:
+                        text = p0.text
+                        if not (_GLOB_CHARS & set(text) or self._extglob_in(text)) or \
+                                st.options.get("noglob"):
+                            out.append(text)
+                            continue
+                    elif type(p0) is W.Param and _plain_param(p0):  # `$x`, `${x}`
+                        value = st.get(p0.name)
+                        if value is None and not st.options.get("nounset"):
+                            continue  # no field
+                        if value is not None and self._one_field(value):
+                            if value:
+                                out.append(value)
+                            continue
+                    elif type(p0) is W.DQ and len(p0.parts) == 1 and type(
+                            p0.parts[0]) is W.Param and _plain_param(p0.parts[0]):  # "$x"
+                        value = st.get(p0.parts[0].name)
+                        if value is not None or not st.options.get("nounset"):
+                            out.append(value or "")  # one field, as it is
+                            continue
                 segs = self.parts(parts, quoted=False)
                 out.extend(self.split_and_glob(segs))
         return out
@@ -126,8 +143,26 @@ class Expander:
     def word(self, raw: str, *, assign: bool = False) -> str:
         """Expansion without splitting or globbing (assignments, here-strings, case word)."""
         parts = lex_word(raw, assign=assign)
-        if len(parts) == 1 and isinstance(parts[0], W.Lit):
-            return parts[0].text
+        if len(parts) == 1:
+            p0 = parts[0]
+            t0 = type(p0)
+            if t0 is W.Lit:
+                return p0.text  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
+            if t0 is W.Param and _plain_param(p0):  # type: ignore[arg-type]  # as above
+                value = self.sh.state.get(p0.name)  # type: ignore[union-attr]  # as above
+                if value is not None:
+                    return value
+                if not self.sh.state.options.get("nounset"):
+                    return ""
+            elif t0 is W.DQ and len(p0.parts) == 1 and type(  # type: ignore[union-attr]  # as above
+                    p0.parts[0]) is W.Param and _plain_param(p0.parts[0]):  # type: ignore[union-attr]  # as above
+                value = self.sh.state.get(p0.parts[0].name)  # type: ignore[union-attr]  # as above
+                if value is not None or not self.sh.state.options.get("nounset"):
+                    return value or ""
+            elif t0 is W.ArithSub:
+                inner = p0.parts  # type: ignore[union-attr]  # as above
+                if len(inner) == 1 and type(inner[0]) in _TEXT:  # `$(( n + 1 ))`: no `$` inside
+                    return str(self.sh.arith(inner[0].text, p0.raw))  # type: ignore[union-attr]  # as above
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
         if len(segs) > 1:
             self._check_size(segs)
@@ -227,6 +262,17 @@ class Expander:
             else:
                 out.append("".join(t for t, _ in f))
         return out
+
+    def _one_field(self, value: str) -> bool:
+        """Whether an unquoted expansion giving ``value`` is ``value`` itself: nothing in it
+        that splitting cuts or pathname expansion matches."""
+        ifs = self.sh.state.get("IFS")
+        if ifs is None or ifs == " \t\n":
+            if " " in value or "\t" in value or "\n" in value:
+                return False
+        elif any(c in value for c in ifs):
+            return False
+        return not (_GLOB_CHARS & set(value) or self._extglob_in(value))
 
     def _extglob_in(self, t: str) -> bool:
         return self.sh.state.shopt.get("extglob", False) and "(" in t and any(
@@ -781,6 +827,15 @@ class Expander:
                 return flat
             return [quoting.single_quote(v) for v in vals]
         raise ExpansionError(f"{p.raw}: bad substitution")
+
+
+def _plain_param(p: W.Param) -> bool:
+    """``$name`` or ``${name}`` of a variable: no operator, subscript or prefix, and not a
+    special or positional parameter (those take Expander._values' own ways)."""
+    if p.op is not None or p.index is not None or p.prefix is not None:
+        return False
+    c = p.name[:1]
+    return c == "_" or c.isalpha()
 
 
 def _valid_ref(target: str) -> bool:

@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from functools import partial
+from functools import cached_property, partial
 from typing import IO, Any, cast
 
 from vshell.command import (
@@ -45,6 +45,12 @@ _VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
 
 _ARITH: Any = None  # vshell.interp.arith, imported on the first arithmetic (every loop has some)
+# the modules below the shell it calls for every command, imported on first use (start-up
+# stays lean) and kept here: a function-level `from … import` costs a trip through the
+# import system on every call
+_SIMPLE: Any = None  # vshell.interp.simple
+_COMPOUND: Any = None  # vshell.interp.compound
+_COMMANDS: Any = None  # vshell.commands (the registry)
 
 
 def _load_arith() -> Any:
@@ -53,6 +59,30 @@ def _load_arith() -> Any:
 
     _ARITH = arith
     return arith
+
+
+def _load_simple() -> Any:
+    global _SIMPLE
+    from vshell.interp import simple
+
+    _SIMPLE = simple
+    return simple
+
+
+def _load_compound() -> Any:
+    global _COMPOUND
+    from vshell.interp import compound
+
+    _COMPOUND = compound
+    return compound
+
+
+def _load_commands() -> Any:
+    global _COMMANDS
+    from vshell import commands
+
+    _COMMANDS = commands
+    return commands
 
 
 _PLAIN_ARRAY = {"a"}
@@ -182,9 +212,10 @@ class Shell:
         self.ctx.shells.add(self.state.get_plain("$$") or "")
 
     def check(self) -> None:
-        self.ctx.cancel.check()
-        if self.ctx.signals and self.is_main and not self._trap_running:
-            queue = self.ctx.signals.get(self.state.get_plain("$$") or "")
+        ctx = self.ctx
+        ctx.cancel.check()
+        if ctx.signals and self.is_main and not self._trap_running:
+            queue = ctx.signals.get(self.state.get_plain("$$") or "")
             if queue:
                 self._take_signals(queue)
 
@@ -526,7 +557,8 @@ class Shell:
         """PIPESTATUS after a one-command pipeline: set after every command, so the usual
         case (a global plain array no function made local, no namerefs) is done in place."""
         st = self.state
-        if not st.namerefs_used and not any("PIPESTATUS" in f.locals for f in st.frames):
+        if not st.namerefs_used and (not st.frames or not any(
+                "PIPESTATUS" in f.locals for f in st.frames)):
             v = st.globals.get("PIPESTATUS")
             if v is not None and v.owner is st.owner and v.attrs == _PLAIN_ARRAY \
                     and v.hold is None:
@@ -671,16 +703,14 @@ class Shell:
         self.check()
         if self.state.options.get("noexec"):
             return 0
-        t = type(cmd)
-        mark = len(self.procsub_fds)
+        procsubs = self.procsub_fds
+        mark = len(procsubs)
         try:
-            if t is ast.SimpleCommand:
-                return self.run_simple(cmd)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
-            from vshell.interp import compound
-
-            return compound.run(self, cmd)
+            if type(cmd) is ast.SimpleCommand:
+                return (_SIMPLE or _load_simple()).run(self, cmd)
+            return (_COMPOUND or _load_compound()).run(self, cmd)
         finally:
-            if len(self.procsub_fds) > mark:
+            if len(procsubs) > mark:
                 self._close_procsubs(mark)
 
     def _close_procsubs(self, mark: int) -> None:
@@ -696,9 +726,7 @@ class Shell:
         del self.procsub_fds[mark:]
 
     def run_simple(self, cmd: ast.SimpleCommand) -> int:
-        from vshell.interp import simple
-
-        return simple.run(self, cmd)
+        return (_SIMPLE or _load_simple()).run(self, cmd)
 
     # --- expansion hooks used by the expander -----------------------------------------------
     def _read_file_subst(self, source: str) -> str | None:
@@ -855,16 +883,13 @@ class Shell:
     def _arith_plain(self, text: str) -> int:
         return self.arith(self.expander.arith_text(text), text)
 
-    @property
+    @cached_property
     def arith_ctx(self) -> Any:
         """The shell's arithmetic context: it holds nothing but the shell, so one serves
         every expression (made on first use: most subshells do no arithmetic)."""
-        ctx = self.__dict__.get("_arith_ctx")
-        if ctx is None:
-            from vshell.interp.arith_ctx import ShellArithContext
+        from vshell.interp.arith_ctx import ShellArithContext
 
-            ctx = self.__dict__["_arith_ctx"] = ShellArithContext(self)
-        return ctx
+        return ShellArithContext(self)
 
     def glob(self, pattern: str) -> list[str]:
         from vshell.text.pathglob import glob_expand, split_globignore
@@ -989,24 +1014,18 @@ class Shell:
         """Run an expanded command line (function, builtin or command): the way down for the
         builtins that run one (``exec``, ``command``, ``builtin``), which sit below
         :mod:`vshell.interp.simple`."""
-        from vshell.interp import simple
-
-        return simple.exec_argv(self, argv, assigns, fds)
+        return (_SIMPLE or _load_simple()).exec_argv(self, argv, assigns, fds)
 
     def run_script_file(self, path: str, name: str, args: list[str], env: dict[str, str],
                         fds: Fds) -> int:
         """Run the script at ``path`` by its ``#!`` line (``command -p`` reaches it here)."""
-        from vshell.interp import simple
-
-        return simple.run_script_file(self, path, name, args, env, fds)
+        return (_SIMPLE or _load_simple()).run_script_file(self, path, name, args, env, fds)
 
     def find_command(self, name: str) -> Command | None:
         cmd = self.ctx.commands.get(name)
         if cmd is not None:
             return cmd
-        from vshell import commands as builtins
-
-        return builtins.lookup(name)
+        return (_COMMANDS or _load_commands()).lookup(name)
 
     def call(self, cmd: Command, name: str, args: list[str], env: dict[str, str], fds: Fds
              ) -> int:

@@ -4,8 +4,9 @@ a function, a shell builtin, a vshell command, or a script on ``PATH`` in the VF
 
 from __future__ import annotations
 
+import re
 import stat as _stat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vshell.interp import fdscope, redirect
 from vshell.interp.assign import assign
@@ -20,7 +21,7 @@ from vshell.interp.lookup import (
     system_path_command,
 )
 from vshell.interp.quoting import xtrace_quote
-from vshell.interp.state import TEMPENV_ATTR, ShellError, Var
+from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -28,6 +29,18 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
 
 DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
+# a word of these characters expands to itself (as expand._PLAIN_WORD)
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+")
+
+_COMPOUND: Any = None  # vshell.interp.compound, imported on the first function call
+
+
+def _load_compound() -> Any:
+    global _COMPOUND
+    from vshell.interp import compound
+
+    _COMPOUND = compound
+    return compound
 
 
 def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
@@ -85,21 +98,21 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
 
 def _runs_in_shell(sh: Shell, name: str) -> bool:
     """Whether bash would run ``name`` without forking: a function or a builtin."""
-    from vshell.interp.builtins import registry as builtins_registry
-
     return name in sh.state.functions or builtins_registry.lookup(
         name, builtins_registry.disabled_in(sh.state)) is not None
 
 
 def _set_last_arg(sh: Shell, last: str) -> None:
     """``$_``: the last argument of the previous simple command."""
-    raw = getattr(last, "raw", None)
-    if raw is not None and "=(" in raw:
-        last = raw.split("=", 1)[0].rstrip("+")
+    if type(last) is not str:
+        raw = getattr(last, "raw", None)
+        if raw is not None and "=(" in raw:
+            last = raw.split("=", 1)[0].rstrip("+")
+        last = str(last)
     st = sh.state
     v = st.globals.get("_")
     if v is not None and v.owner is st.owner and v.hold is None and "r" not in v.attrs:
-        v.value = last if type(last) is str else str(last)  # after every command: in place
+        v.value = last  # after every command: in place
         if "x" in v.attrs:
             st.env_changed()
         return
@@ -124,6 +137,9 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
     words = cmd.words
     if not words:
         return []
+    known = cmd.__dict__.get("plain_argv")
+    if known is not None:  # words that expand to themselves, found so once for this node
+        return list(known)
     ex = sh.expander
     first = words[0].raw
     if first in DECLARATION_BUILTINS or (first == "builtin" and len(words) > 1
@@ -143,7 +159,11 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
             else:
                 out.extend(ex.words([raw]))
         return out
-    return ex.words([w.raw for w in words])
+    raws = [w.raw for w in words]
+    if all(map(_PLAIN_WORD.fullmatch, raws)):  # whatever the state: kept on the node
+        cmd.__dict__["plain_argv"] = raws
+        return list(raws)
+    return ex.words(raws)
 
 
 class _DeclArg(str):
@@ -162,10 +182,11 @@ class _DeclArg(str):
         return obj
 
 
-def _assignment_split(raw: str) -> int | None:
-    import re
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 
-    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=", raw)
+
+def _assignment_split(raw: str) -> int | None:
+    m = _ASSIGNMENT.match(raw)
     if not m:
         return None
     return m.end() - 1
@@ -290,6 +311,8 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
         return call_function(sh, fn, name, args, fds, tempenv=assigns)
     sb = builtins_registry.lookup(name, builtins_registry.disabled_in(st))
     if sb is not None:
+        if not assigns:
+            return _run_shell_builtin(sh, sb, name, args, fds)
         return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
                               special=name in builtins_registry.SPECIAL)
     if env is None:
@@ -415,9 +438,6 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
                   tempenv: dict[str, str] | None = None) -> int:
     """Run a shell function.  ``tempenv`` (``x=1 f``) becomes the call's own scope, exported
     and marked as temporary bindings, the way bash pushes it as the function's context."""
-    from vshell.interp import compound
-    from vshell.interp.state import CallEntry, Frame
-
     st = sh.state
     limit = _funcnest(st.get("FUNCNEST"))
     if sh.func_depth >= limit:
@@ -443,7 +463,7 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     traced = bool(st.options.get("functrace"))
     hidden_return = None if traced else st.traps.pop("RETURN", None)
     try:
-        status = compound.run(sh, fn.body)
+        status = (_COMPOUND or _load_compound()).run(sh, fn.body)
     except ReturnFromFunction as r:
         status = r.status
     finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from vshell.interp.control import ShellError
 from vshell.interp.limits import hold
@@ -71,6 +71,8 @@ _SPECIAL_NAMES = frozenset(("RANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "EPOC
                             "BASHPID", "SHELLOPTS", "BASHOPTS"))
 
 _BIG = 1 << 16  # vshell.interp.limits.THRESHOLD: smaller values are never charged
+_SHELL_OPTION_VARS = frozenset(("SHELLOPTS", "BASHOPTS"))  # readonly, made from the options
+_SET_SPECIAL = frozenset(("SECONDS", "RANDOM"))  # an assignment does more
 
 
 _CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
@@ -179,13 +181,12 @@ class Frame:
     positional: list[str]
 
 
-@record(frozen=True)
-class CallEntry:
+class CallEntry(NamedTuple):
     """One level of bash's call stack: a function call or a ``source``.
 
     ``file`` is where the function was defined (or the file sourced); ``line`` the line
     of the caller that made the call.  FUNCNAME, BASH_SOURCE, BASH_LINENO and ``caller``
-    are read from these.
+    are read from these.  (A tuple: one is made for every function call.)
     """
 
     name: str
@@ -494,9 +495,20 @@ class ShellState:
             special = self._special(name)
             if special is not None:
                 return special
-        v = self.lookup(name)
+        # the usual case first: the variable found by _find, no nameref to follow
+        frames = self.frames
+        v = None
+        if frames:
+            for frame in reversed(frames):
+                v = frame.locals.get(name)
+                if v is not None:
+                    break
         if v is None:
-            return None
+            v = self.globals.get(name)
+        if v is None or "n" in v.attrs:
+            v = self.lookup(name)
+            if v is None:
+                return None
         val = v.value
         if "n" in v.attrs and isinstance(val, str) and val.endswith("]") and "[" in val:
             return self._element_by_ref(val)
@@ -587,34 +599,48 @@ class ShellState:
                     sub = self.ref_key(sub)
                 self.set_element(base, sub, value, append=append)
                 return
-        scope, name = self._target(name, local=local)
-        if name in ("SHELLOPTS", "BASHOPTS"):
+        frames = self.frames
+        if self.namerefs_used:
+            scope, name = self._target(name, local=local)
+        elif local and frames:
+            scope = frames[-1].locals
+        else:  # _target without namerefs: the innermost scope that has the name
+            scope = self.globals
+            for frame in reversed(frames):
+                if name in frame.locals:
+                    scope = frame.locals
+                    break
+        if name in _SHELL_OPTION_VARS:
             raise ShellError(f"{name}: readonly variable")
         v = scope.get(name)
         if v is None:
             v = self.new_var(scope, name, None, {"x"} if self.options.get("allexport") else None)
         elif v.owner is not self.owner:
             v = self.own(scope, name, v)
-        if "r" in v.attrs:
-            raise ShellError(f"{name}: readonly variable")
-        if "i" in v.attrs:
+        attrs = v.attrs
+        if attrs:
+            if "r" in attrs:
+                raise ShellError(f"{name}: readonly variable")
             value = self._apply_attrs(v, value, append)
-            v = self.own_var(v, name)  # the arithmetic may have forked ($( )) or changed it
-        else:
-            value = self._apply_attrs(v, value, append)
-        if isinstance(v.value, dict):
-            key: Any = "0" if "A" in v.attrs else 0
+            if "i" in attrs:
+                v = self.own_var(v, name)  # the arithmetic may have forked ($( )) or changed it
+                attrs = v.attrs
+        cur = v.value
+        if isinstance(cur, dict):
+            key: Any = "0" if "A" in attrs else 0
             if append:
-                value = v.value.get(key, "") + value
-            v.value[key] = value
+                value = cur.get(key, "") + value
+            cur[key] = value
         else:
-            if append and v.value is not None and "i" not in v.attrs:
-                value = v.value + value
+            if append and cur is not None and "i" not in attrs:
+                value = cur + value
             v.value = value
-        if "x" in v.attrs:
+        if "x" in attrs:
             self.env_version = next(self._env_versions)
         if len(value) >= _BIG or v.hold is not None:
             self._charge(v)
+        if name not in _SET_SPECIAL:
+            return
         if name == "SECONDS":
             try:
                 self.seconds_base = int(value)
