@@ -122,6 +122,11 @@ class Expander:
                                 st.options.get("noglob"):
                             out.append(text)
                             continue
+                        from vshell.text.glob import has_magic
+
+                        if not has_magic(text, st.shopt.get("extglob", False)):
+                            out.append(text)  # `[` alone: no pattern, as split_and_glob finds
+                            continue
                     elif type(p0) is W.Param and _plain_param(p0):  # `$x`, `${x}`
                         value = st.get(p0.name)
                         if value is None and not st.options.get("nounset"):

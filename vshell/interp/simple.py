@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
 
 DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
-# a word of these characters expands to itself (as expand._PLAIN_WORD)
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+")
+# a word of these characters expands to itself (as expand._PLAIN_WORD), and so does a lone
+# bracket, no pattern (`[ -f x ]`)
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+|\[|\]")
 
 _COMPOUND: Any = None  # vshell.interp.compound, imported on the first function call
 
