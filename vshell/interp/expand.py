@@ -135,12 +135,20 @@ class Expander:
                             if value:
                                 out.append(value)
                             continue
-                    elif type(p0) is W.DQ and len(p0.parts) == 1 and type(
-                            p0.parts[0]) is W.Param and _plain_param(p0.parts[0]):  # "$x"
-                        value = st.get(p0.parts[0].name)
-                        if value is not None or not st.options.get("nounset"):
-                            out.append(value or "")  # one field, as it is
+                    elif type(p0) is W.Quoted:  # 'text': one field, as it is
+                        out.append(p0.text)
+                        continue
+                    elif type(p0) is W.DQ:
+                        inner = p0.parts
+                        if all(type(q) is W.Quoted for q in inner):  # "text"
+                            out.append("".join(cast(W.Quoted, q).text for q in inner))
                             continue
+                        if len(inner) == 1 and type(inner[0]) is W.Param and _plain_param(
+                                inner[0]):  # "$x"
+                            value = st.get(inner[0].name)
+                            if value is not None or not st.options.get("nounset"):
+                                out.append(value or "")  # one field, as it is
+                                continue
                 segs = self.parts(parts, quoted=False)
                 out.extend(self.split_and_glob(segs))
         return out
@@ -148,26 +156,32 @@ class Expander:
     def word(self, raw: str, *, assign: bool = False) -> str:
         """Expansion without splitting or globbing (assignments, here-strings, case word)."""
         parts = lex_word(raw, assign=assign)
-        if len(parts) == 1:
+        if len(parts) == 1:  # the usual whole words, without the segment machinery
             p0 = parts[0]
             t0 = type(p0)
-            if t0 is W.Lit:
-                return p0.text  # type: ignore[union-attr]  # dispatch on type(x) is C, which mypy does not narrow
-            if t0 is W.Param and _plain_param(p0):  # type: ignore[arg-type]  # as above
-                value = self.sh.state.get(p0.name)  # type: ignore[union-attr]  # as above
+            if t0 is W.Lit or t0 is W.Quoted:
+                return cast("W.Lit | W.Quoted", p0).text
+            st = self.sh.state
+            if t0 is W.Param and _plain_param(cast(W.Param, p0)):  # $x
+                value = st.get(cast(W.Param, p0).name)
                 if value is not None:
                     return value
-                if not self.sh.state.options.get("nounset"):
+                if not st.options.get("nounset"):
                     return ""
-            elif t0 is W.DQ and len(p0.parts) == 1 and type(  # type: ignore[union-attr]  # as above
-                    p0.parts[0]) is W.Param and _plain_param(p0.parts[0]):  # type: ignore[union-attr]  # as above
-                value = self.sh.state.get(p0.parts[0].name)  # type: ignore[union-attr]  # as above
-                if value is not None or not self.sh.state.options.get("nounset"):
-                    return value or ""
+            elif t0 is W.DQ:
+                inner = cast(W.DQ, p0).parts
+                if all(type(q) is W.Quoted for q in inner):  # "text"
+                    return "".join(cast(W.Quoted, q).text for q in inner)
+                if len(inner) == 1 and type(inner[0]) is W.Param and _plain_param(
+                        inner[0]):  # "$x"
+                    value = st.get(inner[0].name)
+                    if value is not None or not st.options.get("nounset"):
+                        return value or ""
             elif t0 is W.ArithSub:
-                inner = p0.parts  # type: ignore[union-attr]  # as above
-                if len(inner) == 1 and type(inner[0]) in _TEXT:  # `$(( n + 1 ))`: no `$` inside
-                    return str(self.sh.arith(inner[0].text, p0.raw))  # type: ignore[union-attr]  # as above
+                sub = cast(W.ArithSub, p0)
+                if len(sub.parts) == 1 and type(sub.parts[0]) in _TEXT:  # $((n + 1)): no $
+                    text = cast("W.Lit | W.Quoted", sub.parts[0]).text
+                    return str(self.sh.arith(text, sub.raw))
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
         if len(segs) > 1:
             self._check_size(segs)
