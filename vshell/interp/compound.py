@@ -274,7 +274,7 @@ def _select(sh: Shell, cmd: ast.Select) -> int:
 
 
 def _case(sh: Shell, cmd: ast.Case) -> int:
-    from vshell.text import glob as P
+    import vshell.text.glob as P
 
     st = sh.state
     st.lineno = cmd.line

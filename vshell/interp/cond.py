@@ -424,7 +424,7 @@ class _DParser:
 
     def _regex(self, left: str, rhs_raw: str) -> bool:
         """``[[ left =~ ERE ]]``: glibc's ERE on RE2 (leftmost-longest, as bash sees it)."""
-        from vshell.text import regex
+        import vshell.text.regex as regex
 
         sh = self.sh
         src = sh.expander.regex_word(rhs_raw)

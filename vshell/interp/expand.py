@@ -572,7 +572,7 @@ class Expander:
         if op == ":":
             return self._slice(p, vals, is_list, star, quoted)
         if op in ("#", "##", "%", "%%"):
-            from vshell.text import glob as P
+            import vshell.text.glob as P
 
             pat = self.pattern_parts(p.arg or [])
             kw = self._pat_flags()
@@ -582,7 +582,7 @@ class Expander:
                 res = [P.remove_suffix(v, pat, op == "%%", **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("/", "//", "/#", "/%"):
-            from vshell.text import glob as P
+            import vshell.text.glob as P
 
             pat = self.pattern_parts(p.arg or [])
             amp = st.shopt.get("patsub_replacement", True)
@@ -789,7 +789,7 @@ class Expander:
             if allchars:
                 return _towcase(v, upper)
             return _towcase(v[:1], upper) + v[1:]
-        from vshell.text import glob as P
+        import vshell.text.glob as P
 
         out = []
         for i, ch in enumerate(v):
@@ -799,7 +799,7 @@ class Expander:
         return "".join(out)
 
     def _transform(self, p: W.Param, vals: list[str], op: str) -> list[str] | None:
-        from vshell.interp import quoting
+        import vshell.interp.quoting as quoting
 
         st = self.sh.state
         if op == "@Q":

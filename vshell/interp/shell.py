@@ -243,7 +243,7 @@ class Shell:
         """Parse and run ``source`` one top-level command at a time, as bash does.
 
         ``first_line`` is the line ``source`` starts on: $LINENO and messages count from it."""
-        from vshell.syntax import parse_partial
+        from vshell.syntax.parser import parse_partial
 
         if self.state.aliases or "alias" in source or self.state.options.get("verbose") or (
                 _VERBOSE_SET.search(source)):
@@ -290,7 +290,7 @@ class Shell:
     ) -> int:
         """Parse and run one line at a time, expanding aliases first (as bash's reader)."""
         from vshell.interp import aliases
-        from vshell.syntax import parse_partial
+        from vshell.syntax.parser import parse_partial
 
         rest = source
         line = first_line  # the line ``rest`` starts on
@@ -560,9 +560,13 @@ class Shell:
         if not st.namerefs_used and (not st.frames or not any(
                 "PIPESTATUS" in f.locals for f in st.frames)):
             v = st.globals.get("PIPESTATUS")
-            if v is not None and v.owner is st.owner and v.attrs == _PLAIN_ARRAY \
-                    and v.hold is None:
-                v.value = {0: str(status)}
+            if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
+                if v.owner is st.owner:
+                    v.value = {0: str(status)}
+                else:  # shared since a fork: a new one of this shell's own, not a copy
+                    v = Var({0: str(status)}, {"a"})
+                    v.owner = st.owner
+                    st.globals["PIPESTATUS"] = v
                 return
         st.set_array("PIPESTATUS", {0: str(status)})
 

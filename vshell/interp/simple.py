@@ -118,7 +118,12 @@ def _set_last_arg(sh: Shell, last: str) -> None:
             st.env_changed()
         return
     if v is None or "r" not in v.attrs:
-        st.new_var(st.globals, "_", str(last), set(v.attrs) if v is not None else None)
+        # a new variable of this shell's own (the old one may be shared since a fork)
+        nv = Var(last, set(v.attrs) if v is not None else set())
+        nv.owner = st.owner
+        st.globals["_"] = nv
+        if "x" in nv.attrs:
+            st.env_changed()
 
 
 def _fail(sh: Shell, e: ShellError) -> int:
