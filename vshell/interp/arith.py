@@ -439,7 +439,9 @@ def _compile(n: Node) -> Compiled | None:  # noqa: C901 - one branch per node ki
 
         def incdec(ctx: ArithContext, expr: str) -> int:
             old = read(ctx, expr)
-            new = wrap(old + step)
+            new = old + step
+            if not INT_MIN <= new <= _INT_MAX:
+                new = wrap(new)
             ctx.set(name, None, new)
             return old if post else new
         return incdec

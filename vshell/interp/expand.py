@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from vshell.interp import limits
 from vshell.interp.assoc_order import bash_order
@@ -141,7 +141,7 @@ class Expander:
                     elif type(p0) is W.DQ:
                         inner = p0.parts
                         if all(type(q) is W.Quoted for q in inner):  # "text"
-                            out.append("".join(cast(W.Quoted, q).text for q in inner))
+                            out.append("".join([q.text for q in inner]))  # type: ignore[union-attr]  # all Quoted
                             continue
                         if len(inner) == 1 and type(inner[0]) is W.Param and _plain_param(
                                 inner[0]):  # "$x"
@@ -157,31 +157,31 @@ class Expander:
         """Expansion without splitting or globbing (assignments, here-strings, case word)."""
         parts = lex_word(raw, assign=assign)
         if len(parts) == 1:  # the usual whole words, without the segment machinery
-            p0 = parts[0]
+            p0: Any = parts[0]  # (Any: each branch below knows its kind by type(p0))
             t0 = type(p0)
             if t0 is W.Lit or t0 is W.Quoted:
-                return cast("W.Lit | W.Quoted", p0).text
+                text: str = p0.text
+                return text
             st = self.sh.state
-            if t0 is W.Param and _plain_param(cast(W.Param, p0)):  # $x
-                value = st.get(cast(W.Param, p0).name)
+            if t0 is W.Param and _plain_param(p0):  # $x
+                value = st.get(p0.name)
                 if value is not None:
                     return value
                 if not st.options.get("nounset"):
                     return ""
             elif t0 is W.DQ:
-                inner = cast(W.DQ, p0).parts
+                inner = p0.parts
                 if all(type(q) is W.Quoted for q in inner):  # "text"
-                    return "".join(cast(W.Quoted, q).text for q in inner)
+                    return "".join([q.text for q in inner])
                 if len(inner) == 1 and type(inner[0]) is W.Param and _plain_param(
                         inner[0]):  # "$x"
                     value = st.get(inner[0].name)
                     if value is not None or not st.options.get("nounset"):
                         return value or ""
             elif t0 is W.ArithSub:
-                sub = cast(W.ArithSub, p0)
-                if len(sub.parts) == 1 and type(sub.parts[0]) in _TEXT:  # $((n + 1)): no $
-                    text = cast("W.Lit | W.Quoted", sub.parts[0]).text
-                    return str(self.sh.arith(text, sub.raw))
+                arith_parts = p0.parts
+                if len(arith_parts) == 1 and type(arith_parts[0]) in _TEXT:  # $((n+1)): no $
+                    return str(self.sh.arith(arith_parts[0].text, p0.raw))
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
         if len(segs) > 1:
             self._check_size(segs)
