@@ -195,6 +195,8 @@ class Expander:
 
     def redirect_target(self, raw: str) -> str:
         """A redirection's file word: expanded; a glob must name exactly one file."""
+        if _PLAIN_WORD.fullmatch(raw):  # `>> /tmp/log`: the word itself
+            return raw
         if "{" in raw and self.sh.state.options.get("braceexpand"):
             from vshell.interp.braces import expand as brace_expand
 

@@ -673,11 +673,15 @@ class VFS:
             ctx = self._ctx_for(mount)
             if self._umask is None or mode in ("rb", "r+b"):
                 return mount.backend.open(rel, mode, ctx)
-            try:
-                mount.backend.stat(rel, True, ctx)
-                created = False
-            except FileNotFoundError:
-                created = True
+            backend = mount.backend
+            if type(backend) is MemoryBackend:  # asked without building a status
+                created = not backend.exists(rel, ctx)
+            else:
+                try:
+                    backend.stat(rel, True, ctx)
+                    created = False
+                except FileNotFoundError:
+                    created = True
             f = mount.backend.open(rel, mode, ctx)
             if created:
                 mount.backend.chmod(rel, 0o666 & ~self._umask, True, ctx)

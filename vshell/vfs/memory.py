@@ -531,6 +531,14 @@ class MemoryBackend:
                 live.publish()
             return to_stat_result(obj.stat_result)
 
+    def exists(self, parts: Parts, ctx: Ctx) -> bool:
+        """What ``stat`` tells by raising FileNotFoundError or not (its other errors too),
+        without making the status."""
+        with self._lock:
+            resolved, obj = self._walk_obj(parts, True, ctx)
+            ctx.guard(resolved)
+            return obj is not None
+
     def scandir(self, parts: Parts, ctx: Ctx) -> Listing:
         with self._lock:
             resolved, obj = self._walk_obj(parts, True, ctx)
