@@ -647,7 +647,7 @@ class Expander:
               ) -> list[Seg | None]:
         kind = QUO if quoted else EXP
         if not is_list:
-            return [(cast(str, value) or "", kind)] if value or quoted else []
+            return [(value or "", kind)] if value or quoted else []  # type: ignore[list-item]  # a str when not a list
         vals = value if isinstance(value, list) else []
         if star and quoted:
             return [(self._ifs_first().join(vals), QUO)]

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from functools import cached_property, partial
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from vshell.command import (
     Cancelled,
@@ -941,24 +941,27 @@ class Shell:
 
     # --- running commands by name ------------------------------------------------------------
     def invocation(self, name: str, args: list[str], env: dict[str, str], fds: Fds) -> Invocation:
-        stdin = fds.get(0)
+        # the shell's streams provide the IO[bytes] methods commands use (not the class)
+        stdin: Any = fds.get(0)
         if stdin is None:
             stdin = sio.ClosedStream()
+        stderr: Any = fds.get(2) or sio.ClosedStream()
+        ctx = self.ctx
+        cancel = ctx.cancel
         return Invocation(
             name=name,
             args=args,
             dir=self.state.cwd,
-            # the shell's streams provide the IO[bytes] methods commands use (not the class)
-            stdin=cast("IO[bytes]", stdin),
-            stdout=cast("IO[bytes]", GuardedOutput(fds.get(1) or sio.ClosedStream())),
-            stderr=cast("IO[bytes]", fds.get(2) or sio.ClosedStream()),
+            stdin=stdin,
+            stdout=GuardedOutput(fds.get(1) or sio.ClosedStream()),  # type: ignore[arg-type]  # an IO[bytes] in all commands use
+            stderr=stderr,
             env=env,
-            fs=self.ctx.fs.bind(fds, umask=self.state.umask, check=self.ctx.cancel.check),
-            cancel=self.ctx.cancel,
-            http=self.ctx.http,
-            python=self.ctx.python,
+            fs=ctx.fs.bind(fds, umask=self.state.umask, check=cancel.check),
+            cancel=cancel,
+            http=ctx.http,
+            python=ctx.python,
             run_command=self._run_command_api,
-            nested=self.ctx.nested,
+            nested=ctx.nested,
         )
 
     def _run_command_api(self, argv: list[str], stdin: Any = None, stdout: Any = None,
