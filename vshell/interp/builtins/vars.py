@@ -156,9 +156,9 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
                 continue
             if isinstance(v.value, dict) and "A" in v.attrs:
                 key = sh.expander.word(sub)
-                v = st.writable(base) or v  # the key's expansion may have changed it
-                if isinstance(v.value, dict):
-                    v.value.pop(key, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
+                mine = st.writable(base)  # this shell's own (the key's expansion ran meanwhile)
+                if mine is not None and isinstance(mine.value, dict):
+                    mine.value.pop(key, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                 continue
             try:
                 idx = sh.arith(sh.expander.arith_text(sub), sub)
@@ -174,9 +174,9 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
                         status = 1
                         continue
                     idx += top
-                v = st.writable(base) or v
-                if isinstance(v.value, dict):
-                    v.value.pop(idx, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
+                mine = st.writable(base)
+                if mine is not None and isinstance(mine.value, dict):
+                    mine.value.pop(idx, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
             elif idx == 0:  # a scalar is element 0 of itself; any other index is an error
                 st.unset(base)
             else:
