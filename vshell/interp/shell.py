@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from functools import cached_property, partial
+from functools import partial
 from typing import IO, Any
 
 from vshell.command import (
@@ -872,8 +872,9 @@ class Shell:
 
     def arith(self, text: str, raw: str | None = None) -> int:
         arith = _ARITH or _load_arith()
+        ctx = self.__dict__.get("_arith_ctx") or self.arith_ctx
         try:
-            return arith.evaluate(text, self.arith_ctx)
+            return arith.evaluate(text, ctx)
         except arith.ArithError as e:
             expr = getattr(e, "expr", None) or text
             # bash abandons the rest of the line (a function call, a loop …) and goes on
@@ -887,13 +888,16 @@ class Shell:
     def _arith_plain(self, text: str) -> int:
         return self.arith(self.expander.arith_text(text), text)
 
-    @cached_property
+    @property
     def arith_ctx(self) -> Any:
         """The shell's arithmetic context: it holds nothing but the shell, so one serves
         every expression (made on first use: most subshells do no arithmetic)."""
-        from vshell.interp.arith_ctx import ShellArithContext
+        ctx = self.__dict__.get("_arith_ctx")
+        if ctx is None:
+            from vshell.interp.arith_ctx import ShellArithContext
 
-        return ShellArithContext(self)
+            ctx = self.__dict__["_arith_ctx"] = ShellArithContext(self)
+        return ctx
 
     def glob(self, pattern: str) -> list[str]:
         from vshell.text.pathglob import glob_expand, split_globignore

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_DECL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[(?:[^\]]*)\])?(\+?)=")  # NAME[SUB]+=VALUE
 
 
 def _out(sh: Shell, text: str) -> None:
@@ -210,7 +211,7 @@ def _split_decl(arg: object) -> tuple[str, str | None, bool, str | None]:
     """(name, raw value or None, append, index) of a declaration argument."""
     raw = getattr(arg, "raw", None)
     text = raw if raw is not None else str(arg)
-    m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\[(?:[^\]]*)\])?(\+?)=", text)
+    m = _DECL.match(text)
     if not m:
         return text, None, False, None
     index = m.group(2)[1:-1] if m.group(2) else None
