@@ -557,17 +557,20 @@ class Shell:
         """PIPESTATUS after a one-command pipeline: set after every command, so the usual
         case (a global plain array no function made local, no namerefs) is done in place."""
         st = self.state
-        if not st.namerefs_used and (not st.frames or not any(
-                "PIPESTATUS" in f.locals for f in st.frames)):
-            v = st.globals.get("PIPESTATUS")
-            if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
-                if v.owner is st.owner:
-                    v.value = {0: str(status)}
-                else:  # shared since a fork: a new one of this shell's own, not a copy
-                    v = Var({0: str(status)}, {"a"})
-                    v.owner = st.owner
-                    st.globals["PIPESTATUS"] = v
-                return
+        if not st.namerefs_used:
+            for frame in st.frames:
+                if "PIPESTATUS" in frame.locals:  # made local by a function: the general way
+                    break
+            else:
+                v = st.globals.get("PIPESTATUS")
+                if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
+                    if v.owner is st.owner:
+                        v.value = {0: str(status)}
+                    else:  # shared since a fork: a new one of this shell's own, not a copy
+                        v = Var({0: str(status)}, {"a"})
+                        v.owner = st.owner
+                        st.globals["PIPESTATUS"] = v
+                    return
         st.set_array("PIPESTATUS", {0: str(status)})
 
     def _prints_its_words(self, cmd: ast.Command) -> bool:

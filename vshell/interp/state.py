@@ -172,13 +172,20 @@ SHOPT_DEFAULTS = {
 }
 
 
-@record
 class Frame:
-    """A function call's variable scope: its locals and positional parameters."""
+    """A function call's variable scope: its locals and positional parameters.
 
-    name: str
-    locals: dict[str, Var]  # a call's prefix bindings (``x=1 f``) start here, as in bash
-    positional: list[str]
+    (A plain class with slots: one is made per function call, and per frame at each fork.)"""
+
+    __slots__ = ("locals", "name", "positional")
+
+    def __init__(self, name: str, locals: dict[str, Var], positional: list[str]) -> None:
+        self.name = name
+        self.locals = locals  # a call's prefix bindings (``x=1 f``) start here, as in bash
+        self.positional = positional
+
+    def __repr__(self) -> str:
+        return f"Frame({self.name!r}, {self.locals!r}, {self.positional!r})"
 
 
 class CallEntry(NamedTuple):
