@@ -15,6 +15,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Mapping
+from time import monotonic as _monotonic  # CancelToken.reason, asked at every command
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from vshell.records import field, record
@@ -80,12 +81,12 @@ class CancelToken:
 
     @property
     def reason(self) -> str | None:
-        if self._reason is None and self.deadline is not None:
-            import time
-
-            if time.monotonic() >= self.deadline:
-                self._reason = "timeout"
-        return self._reason
+        reason = self._reason
+        if reason is None:
+            deadline = self.deadline
+            if deadline is not None and _monotonic() >= deadline:
+                reason = self._reason = "timeout"
+        return reason
 
     def check(self) -> None:
         """Raise :class:`Cancelled` when the run must stop.  (Past the time given to

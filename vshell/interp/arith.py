@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from sys import getrecursionlimit as _recursion_limit
 from typing import Any, Protocol, cast
 
-from vshell.interp.control import make_recursion_room
+from vshell.interp.control import RECURSION_ROOM, make_recursion_room
 from vshell.syntax.arith import (
     INT_MIN,
     Assign,
@@ -76,7 +77,8 @@ class ArithContext(Protocol):
 
 def evaluate(expr: str, ctx: ArithContext) -> int:
     """Evaluate ``expr`` (already expanded: no ``$x`` left to substitute) as bash does."""
-    make_recursion_room()  # nested values recurse per level, the parser per parenthesis
+    if _recursion_limit() < RECURSION_ROOM:
+        make_recursion_room()  # nested values recurse per level, the parser per parenthesis
     try:
         fast = _compiled.get(expr, _UNSEEN)
         if fast is _UNSEEN:
@@ -324,7 +326,33 @@ _FAST_OPS: dict[str, Callable[[int, int], int]] = {
 }
 
 
+_INT_MAX = (1 << 63) - 1
+
+
 def _binary(op: str, token: str, left: Compiled, right: Compiled) -> Compiled:
+    # the commonest operators in closures of their own: no second call per operation, and
+    # a sum that stays in range is not wrapped
+    if op == "+":
+        def add(ctx: ArithContext, expr: str) -> int:
+            r = left(ctx, expr) + right(ctx, expr)
+            return r if INT_MIN <= r <= _INT_MAX else wrap(r)
+        return add
+    if op == "-":
+        def sub(ctx: ArithContext, expr: str) -> int:
+            r = left(ctx, expr) - right(ctx, expr)
+            return r if INT_MIN <= r <= _INT_MAX else wrap(r)
+        return sub
+    if op == "<":
+        return lambda ctx, expr: 1 if left(ctx, expr) < right(ctx, expr) else 0
+    if op in ("/", "%"):
+        modulo = op == "%"
+
+        def divide(ctx: ArithContext, expr: str) -> int:
+            a, b = left(ctx, expr), right(ctx, expr)
+            if a >= 0 and b > 0:  # C's truncation is Python's floor here
+                return a % b if modulo else a // b
+            return _apply(op, a, b, token, expr, False)  # signs, division by 0, INT_MIN/-1
+        return divide
     fast = _FAST_OPS.get(op)
     if fast is not None:
         return lambda ctx, expr: fast(left(ctx, expr), right(ctx, expr))
@@ -411,7 +439,9 @@ def _compile(n: Node) -> Compiled | None:  # noqa: C901 - one branch per node ki
 
         def incdec(ctx: ArithContext, expr: str) -> int:
             old = read(ctx, expr)
-            new = wrap(old + step)
+            new = old + step
+            if not INT_MIN <= new <= _INT_MAX:
+                new = wrap(new)
             ctx.set(name, None, new)
             return old if post else new
         return incdec

@@ -15,6 +15,7 @@ class ShellArithContext:
 
     def __init__(self, sh: Shell) -> None:
         self.sh = sh
+        self.state = sh.state  # a shell's state is never replaced
 
     def _is_assoc(self, name: str) -> bool:
         v = self.sh.state.lookup(name)
@@ -26,7 +27,7 @@ class ShellArithContext:
         return self.sh.arith(self.sh.expander.arith_text(subscript), subscript)
 
     def get(self, name: str, subscript: str | None) -> str | None:
-        st = self.sh.state
+        st = self.state
         if subscript is None:
             if name.isdigit():
                 k = int(name)
@@ -48,7 +49,7 @@ class ShellArithContext:
         return None
 
     def set(self, name: str, subscript: str | None, value: int) -> None:
-        st = self.sh.state
+        st = self.state
         if subscript is None:
             st.set(name, str(value))
             return

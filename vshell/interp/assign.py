@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from vshell.syntax import ast
 
 
+_KEYED = re.compile(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", re.S)  # `[k]=v` in `a=( … )`
+
+
 def assign(sh: Shell, a: ast.Assignment, *, local: bool = False) -> None:
     """Perform one assignment in the shell (``x=1``, ``a[i]=v``, ``a=(…)``, ``x+=y``)."""
     st = sh.state
@@ -51,7 +54,7 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
         items: dict = {}
         pending_key: str | None = None
         for raw in raws:
-            m = re.match(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", raw, re.S)
+            m = _KEYED.match(raw)
             if m:
                 key = ex.word(m.group(1))
                 val = ex.word(raw[m.end():], assign=True)
@@ -79,7 +82,7 @@ def assign_array(sh: Shell, name: str, raws: list[str], *, append: bool = False,
         elif isinstance(cur, str):
             idx = 1
     for raw in raws:
-        m = re.match(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", raw, re.S)
+        m = _KEYED.match(raw)
         if m:
             k = sh.arith(ex.arith_text(m.group(1)), m.group(1))
             val = ex.word(raw[m.end():], assign=True)

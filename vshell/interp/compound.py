@@ -197,9 +197,10 @@ def _trace_header(sh: Shell, keyword: str, var: str, words: list[ast.Word] | Non
 def _arith_eval(sh: Shell, text: str, trace: bool = False) -> int:
     if not text.strip():
         return 1
-    if sh.state.traps:
+    st = sh.state
+    if st.traps:
         sh.debug_trap()
-    if trace and sh.state.options.get("xtrace"):  # a for (( )) part: as bash shows it
+    if trace and st.options.get("xtrace"):  # a for (( )) part: as bash shows it
         sh.write_err(f"{sh.xtrace_prefix()}(( {sh.expander.arith_text(text).lstrip()} ))\n")
     sh._in_arith_command = True
     try:
@@ -210,22 +211,26 @@ def _arith_eval(sh: Shell, text: str, trace: bool = False) -> int:
 
 def _arith_for(sh: Shell, cmd: ast.ArithFor) -> int:
     status = 0
+    st = sh.state
+    line = cmd.line
+    cond = cmd.cond if cmd.cond.strip() else None
+    step = cmd.step if cmd.step.strip() else None
     try:
         with _loop_level(sh):
-            sh.state.lineno = cmd.line
+            st.lineno = line
             if cmd.init.strip():
                 _arith_eval(sh, cmd.init, trace=True)
             while True:
                 sh.check()
-                sh.state.lineno = cmd.line
-                if cmd.cond.strip() and _arith_eval(sh, cmd.cond, trace=True) == 0:
+                st.lineno = line
+                if cond is not None and _arith_eval(sh, cond, trace=True) == 0:
                     break
                 status, ctl = _loop_body(sh, cmd.body)
                 if ctl == "break":
                     break
-                if cmd.step.strip():
-                    sh.state.lineno = cmd.line
-                    _arith_eval(sh, cmd.step, trace=True)
+                if step is not None:
+                    st.lineno = line
+                    _arith_eval(sh, step, trace=True)
     except ShellError as e:
         sh.err(e.message)
         return 1
@@ -269,7 +274,7 @@ def _select(sh: Shell, cmd: ast.Select) -> int:
 
 
 def _case(sh: Shell, cmd: ast.Case) -> int:
-    from vshell.text import glob as P
+    import vshell.text.glob as P
 
     st = sh.state
     st.lineno = cmd.line

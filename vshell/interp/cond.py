@@ -124,11 +124,14 @@ def _var_is_set(sh: Shell, name: str) -> bool:
     return idx in v.value
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def to_int(sh: Shell, s: str, dbracket: bool) -> int:
     if dbracket:
         return sh.arith(sh.expander.arith_text(s) if "$" in s else s, s)
     t = s.strip()
-    if re.fullmatch(r"[+-]?[0-9]+", t):
+    if _INTEGER.fullmatch(t):
         return int(t)
     raise TestError(f"{s}: integer expression expected")
 
@@ -424,7 +427,7 @@ class _DParser:
 
     def _regex(self, left: str, rhs_raw: str) -> bool:
         """``[[ left =~ ERE ]]``: glibc's ERE on RE2 (leftmost-longest, as bash sees it)."""
-        from vshell.text import regex
+        import vshell.text.regex as regex
 
         sh = self.sh
         src = sh.expander.regex_word(rhs_raw)

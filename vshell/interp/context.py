@@ -57,6 +57,9 @@ class RunContext:
     # the run's threads for pipeline stages and nested runs (vshell.interp.worker.Pool,
     # shut down when exec returns); None: the shared pool
     pool: Any = None
+    # this run, as a token: what the shells found that may change behind its back (command
+    # searches over host mounts) is remembered with it, so a new run starts afresh
+    run: object = field(default_factory=object)
 
 
 Fds = dict[int, Any]

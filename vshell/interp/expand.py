@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from vshell.interp import limits
 from vshell.interp.assoc_order import bash_order
@@ -32,6 +32,7 @@ _first = itemgetter(0)
 Seg = tuple[str, int]
 
 _GLOB_CHARS = frozenset("*?[")
+_TEXT = (W.Lit, W.Quoted)  # parts that are text: string_parts gives it as it is
 # a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
 # brace, tilde, glob or extglob character, nor a parenthesis
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+")
@@ -113,12 +114,41 @@ class Expander:
                 if count & 4095 == 4095:
                     self.sh.check()  # `{1..4000000}`: the words are many, the run may stop
                 parts = lex_word(item)
-                if len(parts) == 1 and isinstance(parts[0], W.Lit):
-                    text = parts[0].text
-                    if not (_GLOB_CHARS & set(text) or self._extglob_in(text)) or \
-                            st.options.get("noglob"):
-                        out.append(text)
+                if len(parts) == 1:
+                    p0 = parts[0]
+                    if type(p0) is W.Lit:
+                        text = p0.text
+                        if not (_GLOB_CHARS & set(text) or self._extglob_in(text)) or \
+                                st.options.get("noglob"):
+                            out.append(text)
+                            continue
+                        from vshell.text.glob import has_magic
+
+                        if not has_magic(text, st.shopt.get("extglob", False)):
+                            out.append(text)  # `[` alone: no pattern, as split_and_glob finds
+                            continue
+                    elif type(p0) is W.Param and _plain_param(p0):  # `$x`, `${x}`
+                        value = st.get(p0.name)
+                        if value is None and not st.options.get("nounset"):
+                            continue  # no field
+                        if value is not None and self._one_field(value):
+                            if value:
+                                out.append(value)
+                            continue
+                    elif type(p0) is W.Quoted:  # 'text': one field, as it is
+                        out.append(p0.text)
                         continue
+                    elif type(p0) is W.DQ:
+                        inner = p0.parts
+                        if all(type(q) is W.Quoted for q in inner):  # "text"
+                            out.append("".join([q.text for q in inner]))  # type: ignore[union-attr]  # all Quoted
+                            continue
+                        if len(inner) == 1 and type(inner[0]) is W.Param and _plain_param(
+                                inner[0]):  # "$x"
+                            value = st.get(inner[0].name)
+                            if value is not None or not st.options.get("nounset"):
+                                out.append(value or "")  # one field, as it is
+                                continue
                 segs = self.parts(parts, quoted=False)
                 out.extend(self.split_and_glob(segs))
         return out
@@ -126,8 +156,32 @@ class Expander:
     def word(self, raw: str, *, assign: bool = False) -> str:
         """Expansion without splitting or globbing (assignments, here-strings, case word)."""
         parts = lex_word(raw, assign=assign)
-        if len(parts) == 1 and isinstance(parts[0], W.Lit):
-            return parts[0].text
+        if len(parts) == 1:  # the usual whole words, without the segment machinery
+            p0: Any = parts[0]  # (Any: each branch below knows its kind by type(p0))
+            t0 = type(p0)
+            if t0 is W.Lit or t0 is W.Quoted:
+                text: str = p0.text
+                return text
+            st = self.sh.state
+            if t0 is W.Param and _plain_param(p0):  # $x
+                value = st.get(p0.name)
+                if value is not None:
+                    return value
+                if not st.options.get("nounset"):
+                    return ""
+            elif t0 is W.DQ:
+                inner = p0.parts
+                if all(type(q) is W.Quoted for q in inner):  # "text"
+                    return "".join([q.text for q in inner])
+                if len(inner) == 1 and type(inner[0]) is W.Param and _plain_param(
+                        inner[0]):  # "$x"
+                    value = st.get(inner[0].name)
+                    if value is not None or not st.options.get("nounset"):
+                        return value or ""
+            elif t0 is W.ArithSub:
+                arith_parts = p0.parts
+                if len(arith_parts) == 1 and type(arith_parts[0]) in _TEXT:  # $((n+1)): no $
+                    return str(self.sh.arith(arith_parts[0].text, p0.raw))
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
         if len(segs) > 1:
             self._check_size(segs)
@@ -141,6 +195,8 @@ class Expander:
 
     def redirect_target(self, raw: str) -> str:
         """A redirection's file word: expanded; a glob must name exactly one file."""
+        if _PLAIN_WORD.fullmatch(raw):  # `>> /tmp/log`: the word itself
+            return raw
         if "{" in raw and self.sh.state.options.get("braceexpand"):
             from vshell.interp.braces import expand as brace_expand
 
@@ -227,6 +283,17 @@ class Expander:
             else:
                 out.append("".join(t for t, _ in f))
         return out
+
+    def _one_field(self, value: str) -> bool:
+        """Whether an unquoted expansion giving ``value`` is ``value`` itself: nothing in it
+        that splitting cuts or pathname expansion matches."""
+        ifs = self.sh.state.get("IFS")
+        if ifs is None or ifs == " \t\n":
+            if " " in value or "\t" in value or "\n" in value:
+                return False
+        elif any(c in value for c in ifs):
+            return False
+        return not (_GLOB_CHARS & set(value) or self._extglob_in(value))
 
     def _extglob_in(self, t: str) -> bool:
         return self.sh.state.shopt.get("extglob", False) and "(" in t and any(
@@ -507,7 +574,7 @@ class Expander:
         if op == ":":
             return self._slice(p, vals, is_list, star, quoted)
         if op in ("#", "##", "%", "%%"):
-            from vshell.text import glob as P
+            import vshell.text.glob as P
 
             pat = self.pattern_parts(p.arg or [])
             kw = self._pat_flags()
@@ -517,7 +584,7 @@ class Expander:
                 res = [P.remove_suffix(v, pat, op == "%%", **kw) for v in vals]
             return self._emit(res if is_list else res[0], is_list, star, quoted)
         if op in ("/", "//", "/#", "/%"):
-            from vshell.text import glob as P
+            import vshell.text.glob as P
 
             pat = self.pattern_parts(p.arg or [])
             amp = st.shopt.get("patsub_replacement", True)
@@ -580,7 +647,7 @@ class Expander:
               ) -> list[Seg | None]:
         kind = QUO if quoted else EXP
         if not is_list:
-            return [(cast(str, value) or "", kind)] if value or quoted else []
+            return [(value or "", kind)] if value or quoted else []  # type: ignore[list-item]  # a str when not a list
         vals = value if isinstance(value, list) else []
         if star and quoted:
             return [(self._ifs_first().join(vals), QUO)]
@@ -724,7 +791,7 @@ class Expander:
             if allchars:
                 return _towcase(v, upper)
             return _towcase(v[:1], upper) + v[1:]
-        from vshell.text import glob as P
+        import vshell.text.glob as P
 
         out = []
         for i, ch in enumerate(v):
@@ -734,7 +801,7 @@ class Expander:
         return "".join(out)
 
     def _transform(self, p: W.Param, vals: list[str], op: str) -> list[str] | None:
-        from vshell.interp import quoting
+        import vshell.interp.quoting as quoting
 
         st = self.sh.state
         if op == "@Q":
@@ -781,6 +848,15 @@ class Expander:
                 return flat
             return [quoting.single_quote(v) for v in vals]
         raise ExpansionError(f"{p.raw}: bad substitution")
+
+
+def _plain_param(p: W.Param) -> bool:
+    """``$name`` or ``${name}`` of a variable: no operator, subscript or prefix, and not a
+    special or positional parameter (those take Expander._values' own ways)."""
+    if p.op is not None or p.index is not None or p.prefix is not None:
+        return False
+    c = p.name[:1]
+    return c == "_" or c.isalpha()
 
 
 def _valid_ref(target: str) -> bool:

@@ -40,10 +40,10 @@ def resolve_command(sh: Shell, name: str, *, default_path: bool = False) -> tupl
     if not default_path:
         hit = table.get(name)
         if hit is not None:
-            hit[1] += 1
+            table[name] = [hit[0], hit[1] + 1]  # replaced: a subshell's copy shares entries
             return ("vshell", None) if hit[0] == VSHELL_COMMAND else ("file", hit[0])
-    path = find_in_path(sh, name, "/usr/bin:/bin" if default_path else None)
-    if path is not None and sh.ctx.fs.own_command(path) is None:
+    path, own = _find(sh, name, "/usr/bin:/bin" if default_path else None)
+    if path is not None and own is None:
         if not default_path:
             table[name] = [path, 1]
         return "file", path
@@ -72,10 +72,45 @@ def system_path_command(sh: Shell, path: str) -> str | None:
     return None
 
 
+_CACHE_MAX = 512  # searches remembered (by name, PATH and directory) before starting over
+
+
 def find_in_path(sh: Shell, name: str, pathvar: str | None = None) -> str | None:
+    """The first executable regular file called ``name`` along ``pathvar`` (PATH)."""
+    return _find(sh, name, pathvar)[0]
+
+
+def _find(sh: Shell, name: str, pathvar: str | None) -> tuple[str | None, str | None]:
+    """(the file :func:`find_in_path` finds, the vshell command that file stands for).
+
+    A search is remembered under bash's hash table, for every shell of the session (a
+    pipeline stage's finds die with it): the answer stands while the VFS counts no change
+    (``VFS.changes``), and, when a mount is one the host can change behind vshell's back,
+    for the rest of this run only."""
     fs = sh.ctx.fs
+    st = sh.state
     if pathvar is None:
-        pathvar = sh.state.get("PATH") or ""
+        pathvar = st.get("PATH") or ""
+    if "/dev" in pathvar or "/proc" in pathvar:  # what these hold depends on the shell
+        path = _search(sh, name, pathvar)
+        return path, None if path is None else fs.own_command(path)
+    cache = st.search_cache
+    key = (name, pathvar, st.cwd)
+    changes = fs.changes  # read before the search: a change made during it makes it stale
+    run = None if fs.closed else sh.ctx.run
+    hit = cache.get(key)
+    if hit is not None and hit[0] == changes and hit[1] is run:
+        return hit[2]
+    path = _search(sh, name, pathvar)
+    found = path, None if path is None else fs.own_command(path)
+    if len(cache) >= _CACHE_MAX:
+        cache.clear()
+    cache[key] = (changes, run, found)
+    return found
+
+
+def _search(sh: Shell, name: str, pathvar: str) -> str | None:
+    fs = sh.ctx.fs
     for d in pathvar.split(":"):
         if not d:
             d = "."

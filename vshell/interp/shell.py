@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from vshell.command import (
     Cancelled,
@@ -46,6 +46,12 @@ _VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
 
 _ARITH: Any = None  # vshell.interp.arith, imported on the first arithmetic (every loop has some)
+# the modules below the shell it calls for every command, imported on first use (start-up
+# stays lean) and kept here: a function-level `from … import` costs a trip through the
+# import system on every call
+_SIMPLE: Any = None  # vshell.interp.simple
+_COMPOUND: Any = None  # vshell.interp.compound
+_COMMANDS: Any = None  # vshell.commands (the registry)
 
 
 def _load_arith() -> Any:
@@ -54,6 +60,30 @@ def _load_arith() -> Any:
 
     _ARITH = arith
     return arith
+
+
+def _load_simple() -> Any:
+    global _SIMPLE
+    from vshell.interp import simple
+
+    _SIMPLE = simple
+    return simple
+
+
+def _load_compound() -> Any:
+    global _COMPOUND
+    from vshell.interp import compound
+
+    _COMPOUND = compound
+    return compound
+
+
+def _load_commands() -> Any:
+    global _COMMANDS
+    from vshell import commands
+
+    _COMMANDS = commands
+    return commands
 
 
 _PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribute
@@ -179,9 +209,10 @@ class Shell:
         self.ctx.shells.add(self.state.get_plain("$$") or "")
 
     def check(self) -> None:
-        self.ctx.cancel.check()
-        if self.ctx.signals and self.is_main and not self._trap_running:
-            queue = self.ctx.signals.get(self.state.get_plain("$$") or "")
+        ctx = self.ctx
+        ctx.cancel.check()
+        if ctx.signals and self.is_main and not self._trap_running:
+            queue = ctx.signals.get(self.state.get_plain("$$") or "")
             if queue:
                 self._take_signals(queue)
 
@@ -209,7 +240,7 @@ class Shell:
         """Parse and run ``source`` one top-level command at a time, as bash does.
 
         ``first_line`` is the line ``source`` starts on: $LINENO and messages count from it."""
-        from vshell.syntax import parse_partial
+        from vshell.syntax.parser import parse_partial
 
         if self.state.aliases or "alias" in source or self.state.options.get("verbose") or (
                 _VERBOSE_SET.search(source)):
@@ -256,7 +287,7 @@ class Shell:
     ) -> int:
         """Parse and run one line at a time, expanding aliases first (as bash's reader)."""
         from vshell.interp import aliases
-        from vshell.syntax import parse_partial
+        from vshell.syntax.parser import parse_partial
 
         rest = source
         line = first_line  # the line ``rest`` starts on
@@ -502,8 +533,12 @@ class Shell:
                 if type(pl.commands[0]) is not ast.FunctionDef:
                     self._set_pipestatus(status)
             else:
-                if not self.state.lineno_frozen:
-                    self.state.lineno = pl.line  # the stages run in their own shells
+                st = self.state
+                if not st.lineno_frozen:
+                    st.lineno = pl.line  # the stages run in their own shells
+                if "_" in st.globals:  # _run_multi empties $_ in place: made this shell's own
+                    if "x" in st.own(st.globals, "_", st.globals["_"]).attrs:
+                        st.env_changed()
                 status = self._run_multi(pl)
         finally:
             if pl.negated:
@@ -519,11 +554,20 @@ class Shell:
         """PIPESTATUS after a one-command pipeline: set after every command, so the usual
         case (a global plain array no function made local, no namerefs) is done in place."""
         st = self.state
-        if not st.namerefs_used and not any("PIPESTATUS" in f.locals for f in st.frames):
-            v = st.globals.get("PIPESTATUS")
-            if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
-                v.value = {0: str(status)}
-                return
+        if not st.namerefs_used:
+            for frame in st.frames:
+                if "PIPESTATUS" in frame.locals:  # made local by a function: the general way
+                    break
+            else:
+                v = st.globals.get("PIPESTATUS")
+                if v is not None and v.attrs == _PLAIN_ARRAY and v.hold is None:
+                    if v.owner is st.owner:
+                        v.value = {0: str(status)}
+                    else:  # shared since a fork: a new one of this shell's own, not a copy
+                        v = Var({0: str(status)}, {"a"})
+                        v.owner = st.owner
+                        st.globals["PIPESTATUS"] = v
+                    return
         st.set_array("PIPESTATUS", {0: str(status)})
 
     def _report_time(self, elapsed: float, posix: bool) -> None:
@@ -653,16 +697,14 @@ class Shell:
         self.check()
         if self.state.options.get("noexec"):
             return 0
-        t = type(cmd)
-        mark = len(self.procsub_fds)
+        procsubs = self.procsub_fds
+        mark = len(procsubs)
         try:
-            if t is ast.SimpleCommand:
-                return self.run_simple(cmd)  # type: ignore[arg-type]  # dispatch on type(x) is C, which mypy does not narrow
-            from vshell.interp import compound
-
-            return compound.run(self, cmd)
+            if type(cmd) is ast.SimpleCommand:
+                return (_SIMPLE or _load_simple()).run(self, cmd)
+            return (_COMPOUND or _load_compound()).run(self, cmd)
         finally:
-            if len(self.procsub_fds) > mark:
+            if len(procsubs) > mark:
                 self._close_procsubs(mark)
 
     def _close_procsubs(self, mark: int) -> None:
@@ -678,9 +720,7 @@ class Shell:
         del self.procsub_fds[mark:]
 
     def run_simple(self, cmd: ast.SimpleCommand) -> int:
-        from vshell.interp import simple
-
-        return simple.run(self, cmd)
+        return (_SIMPLE or _load_simple()).run(self, cmd)
 
     # --- expansion hooks used by the expander -----------------------------------------------
     def _read_file_subst(self, source: str) -> str | None:
@@ -822,8 +862,9 @@ class Shell:
 
     def arith(self, text: str, raw: str | None = None) -> int:
         arith = _ARITH or _load_arith()
+        ctx = self.__dict__.get("_arith_ctx") or self.arith_ctx
         try:
-            return arith.evaluate(text, self.arith_ctx)
+            return arith.evaluate(text, ctx)
         except arith.ArithError as e:
             expr = getattr(e, "expr", None) or text
             # bash abandons the rest of the line (a function call, a loop …) and goes on
@@ -894,24 +935,27 @@ class Shell:
 
     # --- running commands by name ------------------------------------------------------------
     def invocation(self, name: str, args: list[str], env: dict[str, str], fds: Fds) -> Invocation:
-        stdin = fds.get(0)
+        # the shell's streams provide the IO[bytes] methods commands use (not the class)
+        stdin: Any = fds.get(0)
         if stdin is None:
             stdin = sio.ClosedStream()
+        stderr: Any = fds.get(2) or sio.ClosedStream()
+        ctx = self.ctx
+        cancel = ctx.cancel
         return Invocation(
             name=name,
             args=args,
             dir=self.state.cwd,
-            # the shell's streams provide the IO[bytes] methods commands use (not the class)
-            stdin=cast("IO[bytes]", stdin),
-            stdout=cast("IO[bytes]", GuardedOutput(fds.get(1) or sio.ClosedStream())),
-            stderr=cast("IO[bytes]", fds.get(2) or sio.ClosedStream()),
+            stdin=stdin,
+            stdout=GuardedOutput(fds.get(1) or sio.ClosedStream()),  # type: ignore[arg-type]  # an IO[bytes] in all commands use
+            stderr=stderr,
             env=env,
-            fs=self.ctx.fs.bind(fds, umask=self.state.umask, check=self.ctx.cancel.waiting),
-            cancel=self.ctx.cancel,
-            http=self.ctx.http,
-            python=self.ctx.python,
+            fs=ctx.fs.bind(fds, umask=self.state.umask, check=cancel.waiting),
+            cancel=cancel,
+            http=ctx.http,
+            python=ctx.python,
             run_command=self._run_command_api,
-            nested=self.ctx.nested,
+            nested=ctx.nested,
         )
 
     def _run_command_api(self, argv: list[str], stdin: Any = None, stdout: Any = None,
@@ -936,13 +980,13 @@ class Shell:
             sub.state.cwd = cwd
         if env is not None:
             for k in list(sub.state.exported()):
-                v = sub.state.lookup(k)
+                v = sub.state.writable(k)
                 if v is not None:
                     v.attrs.discard("x")
             for k, value in env.items():
                 try:
                     sub.state.set(k, value)
-                    var = sub.state.lookup(k)
+                    var = sub.state.writable(k)
                     if var is not None:
                         var.attrs.add("x")
                 except ShellError:
@@ -971,24 +1015,18 @@ class Shell:
         """Run an expanded command line (function, builtin or command): the way down for the
         builtins that run one (``exec``, ``command``, ``builtin``), which sit below
         :mod:`vshell.interp.simple`."""
-        from vshell.interp import simple
-
-        return simple.exec_argv(self, argv, assigns, fds)
+        return (_SIMPLE or _load_simple()).exec_argv(self, argv, assigns, fds)
 
     def run_script_file(self, path: str, name: str, args: list[str], env: dict[str, str],
                         fds: Fds) -> int:
         """Run the script at ``path`` by its ``#!`` line (``command -p`` reaches it here)."""
-        from vshell.interp import simple
-
-        return simple.run_script_file(self, path, name, args, env, fds)
+        return (_SIMPLE or _load_simple()).run_script_file(self, path, name, args, env, fds)
 
     def find_command(self, name: str) -> Command | None:
         cmd = self.ctx.commands.get(name)
         if cmd is not None:
             return cmd
-        from vshell import commands as builtins
-
-        return builtins.lookup(name)
+        return (_COMMANDS or _load_commands()).lookup(name)
 
     def call(self, cmd: Command, name: str, args: list[str], env: dict[str, str], fds: Fds
              ) -> int:

@@ -4,8 +4,9 @@ a function, a shell builtin, a vshell command, or a script on ``PATH`` in the VF
 
 from __future__ import annotations
 
+import re
 import stat as _stat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vshell.interp import fdscope, redirect
 from vshell.interp.assign import assign
@@ -20,7 +21,7 @@ from vshell.interp.lookup import (
     system_path_command,
 )
 from vshell.interp.quoting import xtrace_quote
-from vshell.interp.state import TEMPENV_ATTR, ShellError
+from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
@@ -28,6 +29,19 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
 
 DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
+# a word of these characters expands to itself (as expand._PLAIN_WORD), and so does a lone
+# bracket, no pattern (`[ -f x ]`)
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+|\[|\]")
+
+_COMPOUND: Any = None  # vshell.interp.compound, imported on the first function call
+
+
+def _load_compound() -> Any:
+    global _COMPOUND
+    from vshell.interp import compound
+
+    _COMPOUND = compound
+    return compound
 
 
 def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
@@ -85,25 +99,31 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
 
 def _runs_in_shell(sh: Shell, name: str) -> bool:
     """Whether bash would run ``name`` without forking: a function or a builtin."""
-    from vshell.interp.builtins import registry as builtins_registry
-
     return name in sh.state.functions or builtins_registry.lookup(
         name, builtins_registry.disabled_in(sh.state)) is not None
 
 
 def _set_last_arg(sh: Shell, last: str) -> None:
     """``$_``: the last argument of the previous simple command."""
-    raw = getattr(last, "raw", None)
-    if raw is not None and "=(" in raw:
-        last = raw.split("=", 1)[0].rstrip("+")
-    v = sh.state.globals.get("_")
-    if v is not None and "r" not in v.attrs and v.hold is None:
-        v.value = last if type(last) is str else str(last)  # after every command: in place
+    if type(last) is not str:
+        raw = getattr(last, "raw", None)
+        if raw is not None and "=(" in raw:
+            last = raw.split("=", 1)[0].rstrip("+")
+        last = str(last)
+    st = sh.state
+    v = st.globals.get("_")
+    if v is not None and v.owner is st.owner and v.hold is None and "r" not in v.attrs:
+        v.value = last  # after every command: in place
+        if "x" in v.attrs:
+            st.env_changed()
         return
     if v is None or "r" not in v.attrs:
-        from vshell.interp.state import Var
-
-        sh.state.globals["_"] = Var(str(last), v.attrs if v is not None else set())
+        # a new variable of this shell's own (the old one may be shared since a fork)
+        nv = Var(last, set(v.attrs) if v is not None else set())
+        nv.owner = st.owner
+        st.globals["_"] = nv
+        if "x" in nv.attrs:
+            st.env_changed()
 
 
 def _fail(sh: Shell, e: ShellError) -> int:
@@ -123,6 +143,9 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
     words = cmd.words
     if not words:
         return []
+    known = cmd.__dict__.get("plain_argv")
+    if known is not None:  # words that expand to themselves, found so once for this node
+        return list(known)
     ex = sh.expander
     first = words[0].raw
     if first in DECLARATION_BUILTINS or (first == "builtin" and len(words) > 1
@@ -142,7 +165,11 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
             else:
                 out.extend(ex.words([raw]))
         return out
-    return ex.words([w.raw for w in words])
+    raws = [w.raw for w in words]
+    if all(map(_PLAIN_WORD.fullmatch, raws)):  # whatever the state: kept on the node
+        cmd.__dict__["plain_argv"] = raws
+        return list(raws)
+    return ex.words(raws)
 
 
 class _DeclArg(str):
@@ -161,10 +188,11 @@ class _DeclArg(str):
         return obj
 
 
-def _assignment_split(raw: str) -> int | None:
-    import re
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 
-    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=", raw)
+
+def _assignment_split(raw: str) -> int | None:
+    m = _ASSIGNMENT.match(raw)
     if not m:
         return None
     return m.end() - 1
@@ -212,7 +240,7 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
     out: dict[str, str] = {}
     ex = sh.expander
     st = sh.state
-    saved: list[tuple[str, object]] = []
+    saved: list[tuple[str, Var | None]] = []
     try:
         for a in assigns:
             if a.index is not None:
@@ -232,17 +260,18 @@ def _prefix_assigns(sh: Shell, assigns: list[ast.Assignment]) -> dict[str, str]:
                 value = (st.get(a.name) or "") + value
             out[a.name] = value
             if len(assigns) > 1:
+                # the binding replaces the variable (never changes it), which comes back after
                 var = st.globals.get(a.name)
-                saved.append((a.name, None if var is None else var.copy()))
-                from vshell.interp.state import Var
-
-                st.globals[a.name] = Var(value, set(var.attrs) if var else set())
+                saved.append((a.name, var))
+                st.new_var(st.globals, a.name, value, set(var.attrs) if var else None)
     finally:
         for name, old in reversed(saved):
             if old is None:
                 st.globals.pop(name, None)
             else:
-                st.globals[name] = old  # type: ignore[assignment]  # saved holds (name, Var | None); old is a Var here
+                st.globals[name] = old
+        if saved:
+            st.env_changed()
     return out
 
 
@@ -288,6 +317,8 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
         return call_function(sh, fn, name, args, fds, tempenv=assigns)
     sb = builtins_registry.lookup(name, builtins_registry.disabled_in(st))
     if sb is not None:
+        if not assigns:
+            return _run_shell_builtin(sh, sb, name, args, fds)
         return _with_temp_env(sh, assigns, lambda: _run_shell_builtin(sh, sb, name, args, fds),
                               special=name in builtins_registry.SPECIAL)
     if env is None:
@@ -381,13 +412,14 @@ def _with_temp_env(sh: Shell, assigns: dict[str, str], fn, special: bool = False
         except ShellError as e:
             sh.err(e.message)
             return 1
-        nv = st.lookup(k)
+        nv = st.writable(k)
         if nv is not None:
             nv.attrs |= {"x", TEMPENV_ATTR}
     try:
         return fn()
     finally:
         if not (special and st.options.get("posix")):
+            st.env_changed()
             for k, old in saved:
                 scope, cur = st._find(k)
                 if scope is None:
@@ -412,9 +444,6 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
                   tempenv: dict[str, str] | None = None) -> int:
     """Run a shell function.  ``tempenv`` (``x=1 f``) becomes the call's own scope, exported
     and marked as temporary bindings, the way bash pushes it as the function's context."""
-    from vshell.interp import compound
-    from vshell.interp.state import CallEntry, Frame, Var
-
     st = sh.state
     limit = _funcnest(st.get("FUNCNEST"))
     if sh.func_depth >= limit:
@@ -425,7 +454,10 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     start = fdscope.mark(sh)
     saved_pos = st.positional
     saved_line = st.lineno
-    bindings = {k: Var(v, {"x", TEMPENV_ATTR}) for k, v in (tempenv or {}).items()}
+    bindings: dict[str, Var] = {}
+    if tempenv:
+        for k, v in tempenv.items():
+            st.new_var(bindings, k, v, {"x", TEMPENV_ATTR})
     st.frames.append(Frame(name, bindings, list(args)))
     st.call_stack.append(CallEntry(name, st.function_files.get(name, "environment"), st.lineno))
     st.positional = list(args)
@@ -437,14 +469,15 @@ def call_function(sh: Shell, fn: ast.FunctionDef, name: str, args: list[str], fd
     traced = bool(st.options.get("functrace"))
     hidden_return = None if traced else st.traps.pop("RETURN", None)
     try:
-        status = compound.run(sh, fn.body)
+        status = (_COMPOUND or _load_compound()).run(sh, fn.body)
     except ReturnFromFunction as r:
         status = r.status
     finally:
         sh.loop_depth = saved_loop
         sh.func_depth -= 1
         sh.fds = fdscope.restore(sh, saved_fds, fds, start)
-        st.frames.pop()
+        if st.frames.pop().locals:
+            st.env_changed()  # its locals (exported or hiding exported ones) are gone
         st.call_stack.pop()
         st.positional = saved_pos
         st.lineno = saved_line

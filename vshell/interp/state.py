@@ -1,5 +1,9 @@
 """Interpreter state in one place: variables and their scopes, options, positional
-parameters, functions, the working directory.  A subshell is a deep copy of it.
+parameters, functions, the working directory.
+
+A subshell behaves as a deep copy of it, but is made copy-on-write: the scopes and small
+tables are copied (shallow), the variables are shared, and whichever of the two shells first
+changes a shared variable changes a copy of its own (see :class:`Owner`).
 """
 
 from __future__ import annotations
@@ -7,7 +11,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from vshell.interp.control import ShellError
 from vshell.interp.limits import hold
@@ -22,6 +26,23 @@ if TYPE_CHECKING:
 Value = str | dict[int, str] | dict[str, str] | None
 
 
+class Owner:
+    """The token of the one state that may change a :class:`Var` in place.
+
+    A state stamps the variables it makes with its token.  A fork (``subshell``) gives the
+    parent and the child new tokens, so every variable made before it belongs to neither:
+    both read it, and the first to change it changes a copy put in its own scope
+    (``ShellState.own``).  So a fork copies no variable, and nothing shared is ever changed,
+    which also makes a background job's reads safe while its parent goes on.
+
+    A variable holding a memory charge (a big value) is never shared: at a fork the child
+    gets an uncharged variable of its own over the same value, as a deep copy's copy was, so
+    the charge ends with the parent's variable (unset, a function's return) as before.
+    """
+
+    __slots__ = ()
+
+
 @record
 class Var:
     value: Value = None
@@ -32,13 +53,16 @@ class Var:
 
     # the memory charge of a big value (vshell.interp.limits); not a field, so no annotation
     hold = cast("Hold | None", None)
+    # the state that may change this variable in place (None: no state; see Owner)
+    owner = cast("Owner | None", None)
 
     def copy(self) -> Var:
         v = self.value
         if isinstance(v, dict):
             v = dict(v)
-        # a subshell's copy shares the strings but not their charge: the original pays, and
-        # the copy (often kept alive by a reference cycle until a collection) cannot pin it
+        # a copy shares the strings but not their charge (ShellState.own moves it along
+        # when it replaces a charged variable): a subshell's copy, often kept alive by a
+        # reference cycle until a collection, cannot pin it
         return Var(v, set(self.attrs))
 
 
@@ -47,6 +71,8 @@ _SPECIAL_NAMES = frozenset(("RANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "EPOC
                             "BASHPID", "SHELLOPTS", "BASHOPTS"))
 
 _BIG = 1 << 16  # vshell.interp.limits.THRESHOLD: smaller values are never charged
+_SHELL_OPTION_VARS = frozenset(("SHELLOPTS", "BASHOPTS"))  # readonly, made from the options
+_SET_SPECIAL = frozenset(("SECONDS", "RANDOM"))  # an assignment does more
 
 
 _CALL_STACK_ARRAYS = frozenset(("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
@@ -146,22 +172,28 @@ SHOPT_DEFAULTS = {
 }
 
 
-@record
 class Frame:
-    """A function call's variable scope: its locals and positional parameters."""
+    """A function call's variable scope: its locals and positional parameters.
 
-    name: str
-    locals: dict[str, Var]  # a call's prefix bindings (``x=1 f``) start here, as in bash
-    positional: list[str]
+    (A plain class with slots: one is made per function call, and per frame at each fork.)"""
+
+    __slots__ = ("locals", "name", "positional")
+
+    def __init__(self, name: str, locals: dict[str, Var], positional: list[str]) -> None:
+        self.name = name
+        self.locals = locals  # a call's prefix bindings (``x=1 f``) start here, as in bash
+        self.positional = positional
+
+    def __repr__(self) -> str:
+        return f"Frame({self.name!r}, {self.locals!r}, {self.positional!r})"
 
 
-@record(frozen=True)
-class CallEntry:
+class CallEntry(NamedTuple):
     """One level of bash's call stack: a function call or a ``source``.
 
     ``file`` is where the function was defined (or the file sourced); ``line`` the line
     of the caller that made the call.  FUNCNAME, BASH_SOURCE, BASH_LINENO and ``caller``
-    are read from these.
+    are read from these.  (A tuple: one is made for every function call.)
     """
 
     name: str
@@ -216,6 +248,20 @@ class ShellState:
         # the session's process ids: its subshells and nested shells draw from this one counter
         # (shared by copies of the state, never by two sessions)
         self.pids: Iterator[int] = itertools.count(5000)
+        # the token this state stamps its variables with (see Owner): a fork replaces it
+        self.owner = Owner()
+        self.holds = False  # whether a variable of this line was ever charged (see Owner)
+        # exported() is kept with the env_version it was built at; every change that can
+        # alter it moves env_version on (env_changed), to a number no state of the session
+        # had: states with one env_version have one environment, so a subshell's build
+        # serves its parent and siblings too (the counter and the kept build are shared)
+        self._env_versions: Iterator[int] = itertools.count(1)
+        self.env_version = 0
+        self._env_kept: list[tuple[int, dict[str, str]] | None] = [None]
+        # command searches remembered under the hash table (interp.lookup.find_in_path):
+        # shared by the subshells of this state, whose own finds die with them
+        self.search_cache: dict[tuple[str, str, str],
+                                tuple[int, object, tuple[str | None, str | None]]] = {}
 
     @property
     def random(self) -> random.Random:
@@ -238,36 +284,114 @@ class ShellState:
 
     # --- copying -----------------------------------------------------------------
     def subshell(self) -> ShellState:
-        """A copy for a subshell, pipeline stage or command substitution."""
-        import copy  # off the start-up path (`vshell -c true` makes no copy)
+        """A copy for a subshell, pipeline stage or command substitution.
 
-        new = copy.copy(self)
-        new.globals = {k: v.copy() for k, v in self.globals.items()}
-        new.frames = [
-            Frame(f.name, {k: v.copy() for k, v in f.locals.items()}, list(f.positional))
-            for f in self.frames
-        ]
+        It behaves as a deep copy, but copies only the containers: the variables are shared
+        until one side changes one (see Owner), so a fork costs no per-variable work."""
+        new = ShellState.__new__(ShellState)
+        new.__dict__.update(self.__dict__)
+        new.globals = dict(self.globals)
+        new.frames = [Frame(f.name, dict(f.locals), list(f.positional)) for f in self.frames]
         new.positional = list(self.positional)
         new.functions = dict(self.functions)
         new.options = dict(self.options)
         new.shopt = dict(self.shopt)
         new.aliases = dict(self.aliases)
-        new.hash = {k: list(v) for k, v in self.hash.items()}  # a subshell's finds stay its own
+        # a subshell's finds stay its own (an entry is replaced, never changed in place)
+        new.hash = dict(self.hash)
         # a subshell resets caught signals (ignored ones stay); -E keeps ERR, -T DEBUG/RETURN
-        kept = {"ERR"} if self.options.get("errtrace") else set()
-        if self.options.get("functrace"):
-            kept |= {"DEBUG", "RETURN"}
-        new.traps = {k: v for k, v in self.traps.items() if (not v and k != "EXIT") or k in kept}
+        traps = self.traps
+        if traps:
+            options = self.options
+            kept = {"ERR"} if options.get("errtrace") else set()
+            if options.get("functrace"):
+                kept |= {"DEBUG", "RETURN"}
+            new.traps = {k: v for k, v in traps.items() if (not v and k != "EXIT") or k in kept}
+        else:
+            new.traps = {}
         new.dir_stack = list(self.dir_stack)
         new.source_stack = list(self.source_stack)
         new.call_stack = list(self.call_stack)
         new.function_files = dict(self.function_files)
+        ulimits = self.__dict__.get("ulimits")
+        if ulimits is not None:
+            new.ulimits = dict(ulimits)  # `ulimit` changes its table in place
         # the copy's generator is seeded from the parent's now (so the parent's sequence moves
         # on as before) but made only when used: most subshells never read $RANDOM
         new._rng = None
         new._rng_seed = self.random.random()
         new.bashpid = self.new_pid()
+        if self.holds:  # a charged variable is the parent's alone (see Owner)
+            for scope, into in zip([self.globals, *(f.locals for f in self.frames)],
+                                   [new.globals, *(f.locals for f in new.frames)], strict=True):
+                for k, v in scope.items():
+                    if v.hold is not None:
+                        into[k] = Var(v.value, set(v.attrs))
+        # from now on every variable either side holds is shared: each copies before changing
+        self.owner = Owner()
+        new.owner = Owner()
         return new
+
+    def own(self, scope: dict[str, Var], name: str, v: Var) -> Var:
+        """``v`` (which is ``scope[name]``) as this state may change it in place: ``v``
+        itself when this state made it since its last fork, else a copy put in its place.
+
+        Every change to a variable goes through here (or is made on a variable just made):
+        the other shells that hold ``v`` never see it change."""
+        owner = self.owner
+        if v.owner is owner:
+            return v
+        c = v.copy()
+        c.owner = owner
+        held = v.hold
+        if held is not None:  # a charged variable is never shared: its charge comes along
+            c.hold = held
+            v.hold = None
+        scope[name] = c
+        return c
+
+    def writable(self, name: str) -> Var | None:
+        """The variable :meth:`lookup` finds for ``name`` (namerefs followed), made this
+        state's own to change in place (None when there is none)."""
+        self.env_version = next(self._env_versions)  # the caller changes it
+        scope, key, v = self._locate(name)
+        if v is None or scope is None or v.owner is self.owner:
+            return v
+        return self.own(scope, key, v)
+
+    def writable_here(self, name: str) -> Var | None:
+        """The variable ``name`` itself (a nameref not followed), this state's own."""
+        self.env_version = next(self._env_versions)  # the caller changes it
+        scope, v = self._find(name)
+        if v is None or scope is None or v.owner is self.owner:
+            return v
+        return self.own(scope, name, v)
+
+    def own_var(self, v: Var, name: str) -> Var:
+        """``v`` (a variable this state held as ``name``, or as any name) as this state's
+        own: for a change after something that may have forked since ``v`` was found."""
+        self.env_version = next(self._env_versions)  # the caller changes it
+        if v.owner is self.owner:
+            return v
+        scopes = [f.locals for f in reversed(self.frames)]
+        scopes.append(self.globals)
+        for scope in scopes:
+            if scope.get(name) is v:
+                return self.own(scope, name, v)
+        for scope in scopes:
+            for key, x in scope.items():
+                if x is v:
+                    return self.own(scope, key, v)
+        return v.copy()  # no scope holds it now: a change to it must reach no one
+
+    def new_var(self, scope: dict[str, Var], name: str, value: Value = None,
+                attrs: set[str] | None = None) -> Var:
+        """A new variable ``name`` in ``scope``, this state's own."""
+        v = Var(value, set() if attrs is None else attrs)
+        v.owner = self.owner
+        scope[name] = v
+        self.env_version = next(self._env_versions)  # it may be exported, or hide an exported one
+        return v
 
     def new_pid(self) -> int:
         """A process id for a subshell or a new shell (vshell starts no processes)."""
@@ -304,6 +428,31 @@ class ShellState:
                 return None
             v = nv
         return v
+
+    def _locate(self, name: str) -> tuple[dict[str, Var] | None, str, Var | None]:
+        """(scope, name there, variable) of what :meth:`lookup` finds, for a change to it
+        (scope None: a variable no scope holds, made up for the reading)."""
+        scope, v = self._find(name)
+        if v is None:
+            if name in _CALL_STACK_ARRAYS:
+                return None, name, self._call_stack_array(name)
+            return None, name, None
+        depth = 0
+        first = name
+        while "n" in v.attrs and isinstance(v.value, str) and v.value:
+            depth += 1
+            if depth > 8:  # as lookup: bash warns and finds nothing
+                if self.warn_hook is not None:
+                    self.warn_hook(f"warning: {first}: circular name reference")
+                return None, name, None
+            target = v.value
+            if "[" in target:
+                return scope, name, v
+            scope, nv = self._find(target)
+            if nv is None:
+                return None, target, None
+            name, v = target, nv
+        return scope, name, v
 
     def current_file(self) -> str:
         """The file whose code runs now, as BASH_SOURCE names it (bash: "environment" for -c)."""
@@ -353,9 +502,20 @@ class ShellState:
             special = self._special(name)
             if special is not None:
                 return special
-        v = self.lookup(name)
+        # the usual case first: the variable found by _find, no nameref to follow
+        frames = self.frames
+        v = None
+        if frames:
+            for frame in reversed(frames):
+                v = frame.locals.get(name)
+                if v is not None:
+                    break
         if v is None:
-            return None
+            v = self.globals.get(name)
+        if v is None or "n" in v.attrs:
+            v = self.lookup(name)
+            if v is None:
+                return None
         val = v.value
         if "n" in v.attrs and isinstance(val, str) and val.endswith("]") and "[" in val:
             return self._element_by_ref(val)
@@ -431,9 +591,12 @@ class ShellState:
             self.set_element(base, sub, value, append=append)
             return
         if self.namerefs_used:
-            _, own = self._find(name)
-            if own is not None and "n" in own.attrs and not own.value and not local:
-                own.value = value  # a nameref with no target yet: the value names the target
+            ref_scope, ref = self._find(name)
+            if ref is not None and "n" in ref.attrs and not ref.value and not local:
+                assert ref_scope is not None
+                # a nameref with no target yet: the value names the target
+                self.own(ref_scope, name, ref).value = value
+                self.env_version = next(self._env_versions)
                 return
             target = self.resolve_name(name)
             if target != name and "[" in target and target.endswith("]"):  # an element ref
@@ -443,29 +606,48 @@ class ShellState:
                     sub = self.ref_key(sub)
                 self.set_element(base, sub, value, append=append)
                 return
-        scope, name = self._target(name, local=local)
-        if name in ("SHELLOPTS", "BASHOPTS"):
+        frames = self.frames
+        if self.namerefs_used:
+            scope, name = self._target(name, local=local)
+        elif local and frames:
+            scope = frames[-1].locals
+        else:  # _target without namerefs: the innermost scope that has the name
+            scope = self.globals
+            for frame in reversed(frames):
+                if name in frame.locals:
+                    scope = frame.locals
+                    break
+        if name in _SHELL_OPTION_VARS:
             raise ShellError(f"{name}: readonly variable")
         v = scope.get(name)
         if v is None:
-            v = Var()
-            scope[name] = v
-            if self.options.get("allexport"):
-                v.attrs.add("x")
-        if "r" in v.attrs:
-            raise ShellError(f"{name}: readonly variable")
-        value = self._apply_attrs(v, value, append)
-        if isinstance(v.value, dict):
-            key: Any = "0" if "A" in v.attrs else 0
+            v = self.new_var(scope, name, None, {"x"} if self.options.get("allexport") else None)
+        elif v.owner is not self.owner:
+            v = self.own(scope, name, v)
+        attrs = v.attrs
+        if attrs:
+            if "r" in attrs:
+                raise ShellError(f"{name}: readonly variable")
+            value = self._apply_attrs(v, value, append)
+            if "i" in attrs:
+                v = self.own_var(v, name)  # the arithmetic may have forked ($( )) or changed it
+                attrs = v.attrs
+        cur = v.value
+        if isinstance(cur, dict):
+            key: Any = "0" if "A" in attrs else 0
             if append:
-                value = v.value.get(key, "") + value
-            v.value[key] = value
+                value = cur.get(key, "") + value
+            cur[key] = value
         else:
-            if append and v.value is not None and "i" not in v.attrs:
-                value = v.value + value
+            if append and cur is not None and "i" not in attrs:
+                value = cur + value
             v.value = value
+        if "x" in attrs:
+            self.env_version = next(self._env_versions)
         if len(value) >= _BIG or v.hold is not None:
             self._charge(v)
+        if name not in _SET_SPECIAL:
+            return
         if name == "SECONDS":
             try:
                 self.seconds_base = int(value)
@@ -506,11 +688,18 @@ class ShellState:
             raise ShellError(f"`{name}': not a valid identifier", abort_line=True)
         v = scope.get(name)
         if v is None:
-            v = Var(None, {"a"})
-            scope[name] = v
+            v = self.new_var(scope, name, None, {"a"})
+        elif v.owner is not self.owner:
+            v = self.own(scope, name, v)
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
-        value = self._apply_attrs(v, value, False) if not append else value
+        if "x" in v.attrs:
+            # an exported scalar made an array leaves the environment
+            self.env_version = next(self._env_versions)
+        if not append:
+            value = self._apply_attrs(v, value, False)
+            if "i" in v.attrs:
+                v = self.own_var(v, name)  # the arithmetic may have forked or changed it
         if "A" in v.attrs:
             d = v.value if isinstance(v.value, dict) else {}
             key = str(sub)
@@ -525,7 +714,11 @@ class ShellState:
             old = v.value
             v.value = {} if old is None else {0: old}
             v.attrs.add("a")
-        idx = sub if isinstance(sub, int) else self.eval_index(sub)
+        if isinstance(sub, int):
+            idx = sub
+        else:
+            idx = self.eval_index(sub)
+            v = self.own_var(v, name)  # the arithmetic may have forked or changed it
         d2: dict[int, str] = v.value  # type: ignore[assignment]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
         if idx < 0:
             top = max(d2) + 1 if d2 else 0
@@ -548,10 +741,13 @@ class ShellState:
         scope, name = self._target(name, local=local)
         v = scope.get(name)
         if v is None:
-            v = Var()
-            scope[name] = v
+            v = self.new_var(scope, name)
+        elif v.owner is not self.owner:
+            v = self.own(scope, name, v)
         if "r" in v.attrs:
             raise ShellError(f"{name}: readonly variable")
+        if "x" in v.attrs:
+            self.env_version = next(self._env_versions)
         if assoc or "A" in v.attrs:
             v.attrs.add("A")
             v.attrs.discard("a")
@@ -591,48 +787,68 @@ class ShellState:
         v.hold = None
         try:
             v.hold = hold(self.memory, size)
+            if v.hold is not None:
+                self.holds = True
         except ShellError:
             v.value = None  # as if the allocation had failed: the value is not kept
+            self.env_version = next(self._env_versions)
             raise
-
-    def declare_local(self, name: str) -> Var:
-        frame = self.frames[-1]
-        v = frame.locals.get(name)
-        if v is None:
-            v = Var()
-            frame.locals[name] = v
-        return v
 
     def unset(self, name: str) -> None:
         scope, v = self._find(name)
         if v is None:
             return
+        self.env_version = next(self._env_versions)
         if "r" in v.attrs:
             raise ShellError(f"{name}: cannot unset: readonly variable")
         if scope is not self.globals and self.frames and scope is self.frames[-1].locals \
                 and TEMPENV_ATTR not in v.attrs:
             # unsetting a local in its own function leaves it local but unset (bash 5.2);
             # from a function it called, or a prefix binding, it goes and the outer shows
-            v.value = None
-            v.attrs = set()
+            self.new_var(scope, name)
             return
         assert scope is not None
         del scope[name]
 
     def exported(self) -> dict[str, str]:
-        """The environment a command sees: exported scalars, innermost scope winning."""
+        """The environment a command sees: exported scalars, innermost scope winning.
+
+        Built once and kept until ``env_version`` moves (see ``env_changed``), for every
+        state of the session at that version; each caller gets a dict of its own."""
+        box = self._env_kept
+        kept = box[0]
+        version = self.env_version
+        if kept is not None and kept[0] == version:
+            return dict(kept[1])
+        env = self.build_env()
+        box[0] = (version, env)  # never changed after: each caller gets a copy
+        return dict(env)
+
+    def build_env(self) -> dict[str, str]:
+        """What :meth:`exported` returns, made from the scopes now."""
         env: dict[str, str] = {}
-        scopes = [self.globals] + [f.locals for f in self.frames]
-        for scope in scopes:
-            for k, v in scope.items():
+        globals_ = self.globals
+        for k, v in globals_.items():
+            if "x" in v.attrs:
+                value = v.value
+                if isinstance(value, str):
+                    env[k] = value
+        for f in self.frames:
+            for k, v in f.locals.items():
                 if "x" in v.attrs:
                     if isinstance(v.value, str):
                         env[k] = v.value
                     elif v.value is None:
                         env.pop(k, None)
                 else:
-                    env.pop(k, None) if scope is not self.globals else None
+                    env.pop(k, None)
         return env
+
+    def env_changed(self) -> None:
+        """Something :meth:`exported` reads may have changed: an exported variable's value,
+        a variable's attributes, a scope's names (every change of a variable made outside
+        this class's setters says so)."""
+        self.env_version = next(self._env_versions)
 
     def all_names(self) -> list[str]:
         names = set(self.globals)

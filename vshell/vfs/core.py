@@ -204,6 +204,34 @@ def _no_guard(parts: Parts) -> None:
     return None
 
 
+class _Changes:
+    """How many changes the tree has had through a VFS and its views (they share one)."""
+
+    __slots__ = ("_lock", "n")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self._lock = threading.Lock()
+
+    def bump(self) -> None:
+        with self._lock:
+            self.n += 1
+
+
+def _counted(fn: _Op) -> _Op:
+    """Count a call of ``fn`` as a change of the tree, once it is done (failed or not): what
+    was read from the tree before it may be stale (see VFS.changes)."""
+
+    @functools.wraps(fn)
+    def wrapper(self: VFS, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(self, *args, **kwargs)
+        finally:
+            self._changes.bump()
+
+    return cast(_Op, wrapper)
+
+
 class VFS:
     """The sandbox's file system.  Thread-safe; see /work/contracts.md for the API."""
 
@@ -249,6 +277,7 @@ class VFS:
         self._mounts = order
         self._private: list[str] = _default_private()
         self._ctx: dict[str, Ctx] = {}
+        self._changes = _Changes()  # shared with the views
         self.protect(*private)
         # Names to show in a directory because a mount point sits right below it.
         children: dict[Parts, set[str]] = {(): {"dev"}}
@@ -266,6 +295,10 @@ class VFS:
         self._boot_ns = time.time_ns()
         self._fifos: dict[Parts, Fifo] = {}  # what mkfifo made, at resolved paths
         self._cancel_check: Callable[[], None] | None = None  # polled by a FIFO's waits
+        # the trees whose own count of changes VFS.changes adds (each may be shared)
+        self._memory_trees = [m.backend for m in order if type(m.backend) is MemoryBackend]
+        # every tree is one only this process changes, and counts its changes
+        self._closed = all(type(m.backend) in (MemoryBackend, CommandDir) for m in order)
 
     def __repr__(self) -> str:
         mounts = ", ".join(f"{m.vpath}{' (ro)' if m.readonly else ''}" for m in self._mounts)
@@ -273,6 +306,7 @@ class VFS:
 
     # ------------------------------------------------------------------ plumbing
 
+    @_counted
     def protect(self, *host_paths: str | os.PathLike[str]) -> None:
         """Make host files or directories unreachable from every mount, as denied paths.
 
@@ -317,6 +351,23 @@ class VFS:
             return info
         return self._syn_stat(parts, _MOUNT_PARENT_MODE)
 
+    @property
+    def changes(self) -> int:
+        """A number that moves on with every change of a name, type or mode in the tree made
+        through this VFS or a view of it (and, in a memory mount, made through any VFS): what
+        was read from the tree still holds while it stays the same.  A change made on the host
+        behind a host or copy-on-write mount is not counted (see ``closed``)."""
+        n = self._changes.n
+        for tree in self._memory_trees:
+            n += tree.changes
+        return n
+
+    @property
+    def closed(self) -> bool:
+        """Whether every mount is one only this process changes (memory, vshell's command
+        directories): then ``changes`` counts every change there can be."""
+        return self._closed
+
     def boundaries(self, vpath: str) -> Boundaries | None:
         """The host locations the mount at ``vpath`` hands off or denies (None: none)."""
         ctx = self._ctx.get(vpath)
@@ -348,9 +399,8 @@ class VFS:
         process's own umask is.  ``check`` raises when the run must stop: a named pipe's
         waits poll it.
         """
-        import copy  # off the start-up path: views are made later, if ever
-
-        view = copy.copy(self)
+        view = object.__new__(type(self))  # a shallow copy (copy.copy costs more; one a command)
+        view.__dict__.update(self.__dict__)
         view._fds = dict(fds)
         if umask is not None:
             view._umask = umask
@@ -360,6 +410,7 @@ class VFS:
 
     # ------------------------------------------------------------------ named pipes
 
+    @_counted
     def mkfifo(self, path: str, mode: int | None = None) -> None:
         """Make a named pipe (``mode`` None: 0666 less the view's umask)."""
         try:
@@ -575,9 +626,17 @@ class VFS:
 
     # ------------------------------------------------------------------ reading
 
-    @_follows_cross_mount
     def open(self, path: str, mode: str = "rb") -> BinaryIO:
         """Open a file in a binary mode (rb wb ab xb r+b w+b a+b)."""
+        if mode == "rb":
+            return self._open(path, mode)
+        try:
+            return self._open(path, mode)
+        finally:
+            self._changes.bump()  # it may have made the file
+
+    @_follows_cross_mount
+    def _open(self, path: str, mode: str) -> BinaryIO:
         mode = normalize_mode(mode)
         writing = mode != "rb"
         parts, trailing = self._split(path)
@@ -614,11 +673,15 @@ class VFS:
             ctx = self._ctx_for(mount)
             if self._umask is None or mode in ("rb", "r+b"):
                 return mount.backend.open(rel, mode, ctx)
-            try:
-                mount.backend.stat(rel, True, ctx)
-                created = False
-            except FileNotFoundError:
-                created = True
+            backend = mount.backend
+            if type(backend) is MemoryBackend:  # asked without building a status
+                created = not backend.exists(rel, ctx)
+            else:
+                try:
+                    backend.stat(rel, True, ctx)
+                    created = False
+                except FileNotFoundError:
+                    created = True
             f = mount.backend.open(rel, mode, ctx)
             if created:
                 mount.backend.chmod(rel, 0o666 & ~self._umask, True, ctx)
@@ -858,6 +921,7 @@ class VFS:
 
     # ------------------------------------------------------------------ writing
 
+    @_counted
     @_follows_cross_mount
     def mkdir(self, path: str, mode: int = 0o777) -> None:
         """Create a directory (FileExistsError if anything exists there)."""
@@ -938,6 +1002,7 @@ class VFS:
         except OSError as exc:
             raise rename_error(exc, path) from None
 
+    @_counted
     def rmdir(self, path: str) -> None:
         """Remove an empty directory."""
         self._refuse_mount_parent(path, errno.ENOTEMPTY)  # it holds a mount point
@@ -994,6 +1059,7 @@ class VFS:
         self._stat(path, True)
         return True
 
+    @_counted
     def unlink(self, path: str) -> None:
         """Remove a file or symlink."""
         try:
@@ -1007,6 +1073,7 @@ class VFS:
 
     remove = unlink
 
+    @_counted
     def symlink(self, target: str, linkpath: str) -> None:
         """Create ``linkpath`` pointing at ``target`` (stored as given; see backends)."""
         if not target:
@@ -1132,6 +1199,7 @@ class VFS:
             raise fs_error(errno.EBUSY)
         return smount, srel, drel, ctx
 
+    @_counted
     def rename(self, src: str, dst: str) -> None:
         """Rename within one mount (OSError(EXDEV) across mounts)."""
         try:
@@ -1177,6 +1245,7 @@ class VFS:
             return False  # the rename itself will report the problem
         return any(p[: len(real)] == real for p in private)
 
+    @_counted
     def link(self, src: str, dst: str) -> None:
         """Create a hard link ``dst`` to ``src`` (same mount only)."""
         self._two_path_op(src, dst, self._link)
@@ -1275,12 +1344,14 @@ class VFS:
             return True
         return False
 
+    @_counted
     @_follows_cross_mount
     def chmod(self, path: str, mode: int, follow_symlinks: bool = True) -> None:
         """Change permission bits (OSError(EOPNOTSUPP) on a symlink itself)."""
         follow_symlinks = self._follows_for_slash(path, follow_symlinks)
         self._set_meta(path, lambda m, r, c: m.backend.chmod(r, mode, follow_symlinks, c))
 
+    @_counted
     @_follows_cross_mount
     def utime(
         self,
@@ -1305,6 +1376,7 @@ class VFS:
                 raise rename_error(exc, path) from None
         self._set_meta(path, lambda m, r, c: m.backend.utime(r, ns, follow_symlinks, c))
 
+    @_counted
     @_follows_cross_mount
     def truncate(self, path: str, length: int) -> None:
         """Set a file's size."""

@@ -312,6 +312,11 @@ class MemoryBackend:
         # id(file) -> open handles, readers included: an unlinked file's bytes stay charged
         # while any handle can still read them (`exec {fd}< f; rm f` keeps the data alive)
         self._handles: dict[int, int] = {}
+        # how many changes of names, types or modes this tree has had (read by VFS.changes;
+        # a tree shared by two VFSs so tells each what the other did).  Counted under the
+        # lock, which every reader takes too: a count read before the change cannot come with
+        # a reading made after it
+        self.changes = 0
 
     def _charge(self, fobj: Any, size: int, force: bool = False) -> None:
         """Make ``fobj``'s charge against the budget ``size`` bytes; call with the lock held."""
@@ -370,6 +375,7 @@ class MemoryBackend:
         """Create a file from the host side (seeds, a resumed overlay): charged to the budget
         but never refused by it."""
         with self._lock:
+            self.changes += 1
             fobj = self.fs.create_file(_fake(parts), contents=data)
             self._charge(fobj, len(data), force=True)
 
@@ -457,6 +463,7 @@ class MemoryBackend:
                 if not flags & os.O_CREAT:
                     raise fs_error(errno.ENOENT)
                 # Creation is rare: let pyfakefs's os.open check and create it.
+                self.changes += 1
                 path = _fake(resolved)
                 fd = self._os.open(path, flags & ~os.O_TRUNC & ~os.O_APPEND, 0o666)
                 self._os.close(fd)
@@ -524,6 +531,14 @@ class MemoryBackend:
                 live.publish()
             return to_stat_result(obj.stat_result)
 
+    def exists(self, parts: Parts, ctx: Ctx) -> bool:
+        """What ``stat`` tells by raising FileNotFoundError or not (its other errors too),
+        without making the status."""
+        with self._lock:
+            resolved, obj = self._walk_obj(parts, True, ctx)
+            ctx.guard(resolved)
+            return obj is not None
+
     def scandir(self, parts: Parts, ctx: Ctx) -> Listing:
         with self._lock:
             resolved, obj = self._walk_obj(parts, True, ctx)
@@ -571,12 +586,14 @@ class MemoryBackend:
 
     def mkdir(self, parts: Parts, mode: int, ctx: Ctx) -> None:
         with self._lock:
+            self.changes += 1
             if not parts:
                 raise fs_error(errno.EEXIST)
             self._os.mkdir(self._final(parts, False, ctx), mode)
 
     def rmdir(self, parts: Parts, ctx: Ctx) -> None:
         with self._lock:
+            self.changes += 1
             if not parts:
                 raise fs_error(errno.EBUSY)
             path = self._final(parts, False, ctx)
@@ -586,6 +603,7 @@ class MemoryBackend:
 
     def unlink(self, parts: Parts, ctx: Ctx) -> None:
         with self._lock:
+            self.changes += 1
             if not parts:
                 raise fs_error(errno.EISDIR)
             path = self._final(parts, False, ctx)
@@ -597,6 +615,7 @@ class MemoryBackend:
 
     def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
         with self._lock:
+            self.changes += 1
             refuse_root_ends(src, dst, RENAME_ROOT)
             spath = self._final(src, False, ctx)
             dpath = self._final(dst, False, ctx)
@@ -613,12 +632,14 @@ class MemoryBackend:
 
     def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None:
         with self._lock:
+            self.changes += 1
             if not parts:
                 raise fs_error(errno.EEXIST)
             self._os.symlink(target, self._final(parts, False, ctx))
 
     def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None:
         with self._lock:
+            self.changes += 1
             refuse_root_ends(src, dst, LINK_ROOT)
             spath = self._final(src, False, ctx)
             dpath = self._final(dst, False, ctx)
@@ -628,6 +649,7 @@ class MemoryBackend:
 
     def chmod(self, parts: Parts, mode: int, follow: bool, ctx: Ctx) -> None:
         with self._lock:
+            self.changes += 1
             path = self._final(parts, follow, ctx)
             if st.S_ISLNK(self._os.lstat(path).st_mode):
                 raise fs_error(errno.EOPNOTSUPP)

@@ -37,7 +37,7 @@ def b_echo(sh: Shell, name: str, args: list[str]) -> int:
         break
     text = " ".join(args[i:])
     if escapes:
-        from vshell.text import escapes as esc
+        import vshell.text.escapes as esc
 
         dec = esc.decode(text, esc.ECHO)
         text = dec.text

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
 STRFTIME_BUFFER = 128  # bytes bash gives one %(...)T expansion, its NUL included
+_HEX = re.compile(r"[+-]?0[xX][0-9a-fA-F]+")
+_OCTAL = re.compile(r"[+-]?0[0-7]+")
 _SPEC = re.compile(r"%([-+ #0'I]*)(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|L|q|j|z|t)?"
                    r"(\([^)]*\)T|[diouxXeEfFgGaAcsbqn%])")
 
@@ -62,9 +64,9 @@ class _Args:
                 self._bad(a)
                 return float(m.group(0)) if m else 0.0
         try:
-            if re.fullmatch(r"[+-]?0[xX][0-9a-fA-F]+", s):
+            if _HEX.fullmatch(s):
                 return int(s, 16)
-            if re.fullmatch(r"[+-]?0[0-7]+", s):
+            if _OCTAL.fullmatch(s):
                 return int(s, 8)
             if s == "":
                 return 0

@@ -227,5 +227,5 @@ def b_hash(sh: Shell, name: str, args: list[str]) -> int:
             sh.err(f"hash: {a}: not found")
             status = 1
         else:
-            table[a][1] = 0
+            table[a] = [table[a][0], 0]  # replaced: a subshell's copy shares entries
     return status

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_DECL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[(?:[^\]]*)\])?(\+?)=")  # NAME[SUB]+=VALUE
 
 
 def _out(sh: Shell, text: str) -> None:
@@ -155,7 +156,10 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
                 st.unset(base)
                 continue
             if isinstance(v.value, dict) and "A" in v.attrs:
-                v.value.pop(sh.expander.word(sub), None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
+                key = sh.expander.word(sub)
+                mine = st.writable(base)  # this shell's own (the key's expansion ran meanwhile)
+                if mine is not None and isinstance(mine.value, dict):
+                    mine.value.pop(key, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
                 continue
             try:
                 idx = sh.arith(sh.expander.arith_text(sub), sub)
@@ -171,7 +175,9 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
                         status = 1
                         continue
                     idx += top
-                v.value.pop(idx, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
+                mine = st.writable(base)
+                if mine is not None and isinstance(mine.value, dict):
+                    mine.value.pop(idx, None)  # type: ignore[call-overload]  # Var.value is dict[int, str] | dict[str, str]; this branch holds one kind
             elif idx == 0:  # a scalar is element 0 of itself; any other index is an error
                 st.unset(base)
             else:
@@ -186,6 +192,7 @@ def b_unset(sh: Shell, name: str, args: list[str]) -> int:
             scope, v = st._find(a)
             if v is not None and scope is not None:
                 del scope[a]
+                st.env_changed()
             continue
         try:
             target = st.resolve_name(a)
@@ -204,7 +211,7 @@ def _split_decl(arg: object) -> tuple[str, str | None, bool, str | None]:
     """(name, raw value or None, append, index) of a declaration argument."""
     raw = getattr(arg, "raw", None)
     text = raw if raw is not None else str(arg)
-    m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\[(?:[^\]]*)\])?(\+?)=", text)
+    m = _DECL.match(text)
     if not m:
         return text, None, False, None
     index = m.group(2)[1:-1] if m.group(2) else None
@@ -279,10 +286,9 @@ def b_export(sh: Shell, name: str, args: list[str]) -> int:
                     _assign_compound(sh, nm, value, append=append, local=False, assoc=None)
                 else:
                     st.set(nm, _expand_value(sh, arg, value), append=append)
-            v = st.lookup(nm)
+            v = st.writable(nm)
             if v is None:
-                v = Var()
-                st.globals[st.resolve_name(nm)] = v
+                v = st.new_var(st.globals, st.resolve_name(nm))
             if unexport:
                 v.attrs.discard("x")
             else:
@@ -440,25 +446,29 @@ def _declare(sh: Shell, name: str, args: list[str], *, local: bool) -> int:
 def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, append: bool,
                  index: str | None, add: set[str], remove: set[str], local: bool) -> None:
     st = sh.state
+    st.env_changed()  # attributes change below, exported or not
+    # every change below is made to a variable of this shell's own (see state.Owner)
     if local and st.frames:
-        v = st.frames[-1].locals.get(nm)
+        scope = st.frames[-1].locals
+        v = scope.get(nm)
         if v is not None:
+            v = st.own(scope, nm, v)
             v.attrs.discard(TEMPENV_ATTR)  # ``local`` makes a prefix binding a real local
         if v is None:
-            v = Var()
             outer = st.lookup(nm)
             if outer is not None and "r" in outer.attrs:  # bash: no local copy of a readonly
                 raise ShellError(f"{nm}: readonly variable")
             if outer is not None and TEMPENV_ATTR in outer.attrs:
-                v = Var(outer.value)  # bash: a local over a prefix binding starts with its value
+                # bash: a local over a prefix binding starts with its value
+                v = st.new_var(scope, nm, outer.value)
             elif outer is not None and st.shopt.get("localvar_inherit"):
-                v = outer.copy()
-            st.frames[-1].locals[nm] = v
+                v = st.new_var(scope, nm, outer.copy().value, set(outer.attrs))
+            else:
+                v = st.new_var(scope, nm)
     else:
-        v = st._find(nm)[1] if ("n" in add or "n" in remove) else st.lookup(nm)
+        v = st.writable_here(nm) if ("n" in add or "n" in remove) else st.writable(nm)
         if v is None:
-            v = Var()
-            st.globals[nm] = v
+            v = st.new_var(st.globals, nm)
     if "r" in v.attrs and (value is not None or remove - {"r"}):
         raise ShellError(f"{nm}: readonly variable")
     if "r" in remove and "r" in v.attrs:
@@ -479,6 +489,7 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
         if ref_target and not _NAMEREF_TARGET.fullmatch(ref_target):
             raise ShellError(f"`{ref_target}': invalid variable name for name reference")
         add = add - {"r"}  # bash ignores -r on a nameref
+        v = st.own_var(v, nm)  # the expansion may have forked: v is shared again
     if "u" in add:
         v.attrs.discard("l")
     if "l" in add:
@@ -487,7 +498,8 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
     v.attrs -= remove
     if value is not None:
         if "n" in v.attrs:
-            v.value = ref_target if ref_target is not None else _expand_value(sh, arg, value)
+            target = ref_target if ref_target is not None else _expand_value(sh, arg, value)
+            st.own_var(v, nm).value = target
         elif value.startswith("(") and index is None and (
                 getattr(arg, "raw", None) is not None
                 or ({"a", "A"} & add and value.endswith(")"))):  # bash: `declare -a 'x=(1 2)'`
@@ -501,8 +513,9 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
         else:
             st.set(nm, _expand_value(sh, arg, value), append=append, local=local)
     if "r" in add:
-        v = st.lookup(nm) or v
-        v.attrs.add("r")
+        found = st.writable(nm)
+        (found if found is not None else st.own_var(v, nm)).attrs.add("r")
+    st.env_changed()
 
 
 _NAMEREF_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.+\])?")
