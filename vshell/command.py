@@ -311,31 +311,40 @@ class GuardedOutput:
     """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError
     and a reader that went away (a broken pipe, a closed stream) as :class:`ReaderGone`."""
 
-    __slots__ = ("_stream",)
+    __slots__ = ("_stream", "_write")
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self._write: Any = None  # the stream's bound write, looked up on the first write
 
-    def _call(self, method: str, *args: Any) -> Any:
-        try:
-            return getattr(self._stream, method)(*args)
-        except OutputError:
-            raise
-        except BrokenPipeError:
-            raise ReaderGone() from None
-        except OSError as e:
-            raise OutputError(e) from None
-        except ValueError:
-            if getattr(self._stream, "closed", False):  # "write to a closed file"
-                raise ReaderGone() from None
-            raise
+    def _failed(self, e: Exception) -> Exception:
+        """What a failed call of the stream raises: the exception to raise instead."""
+        if isinstance(e, OutputError):
+            return e
+        if isinstance(e, BrokenPipeError):
+            return ReaderGone()
+        if isinstance(e, OSError):
+            return OutputError(e)
+        if isinstance(e, ValueError) and getattr(self._stream, "closed", False):
+            return ReaderGone()  # "write to a closed file"
+        return e
 
     def write(self, data: Any) -> int:
-        written: int = self._call("write", data)
+        # the hot path of every command: one bound call, no getattr per write
+        write = self._write
+        if write is None:
+            write = self._write = self._stream.write
+        try:
+            written: int = write(data)
+        except (OSError, ValueError, OutputError) as e:
+            raise self._failed(e) from None
         return written
 
     def flush(self) -> None:
-        self._call("flush")
+        try:
+            self._stream.flush()
+        except (OSError, ValueError, OutputError) as e:
+            raise self._failed(e) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

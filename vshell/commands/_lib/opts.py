@@ -88,7 +88,7 @@ def parse(
     option error's first line instead of GNU's ``Try '... --help'`` line (grep and sed print
     their usage there).
     """
-    argv = list(inv.args if args is None else args)
+    argv = inv.args if args is None else args  # read only: never copied
     takes, longs = _tables(short, long if isinstance(long, tuple) else tuple(long))
     if permute and "POSIXLY_CORRECT" in inv.env:
         permute = False
