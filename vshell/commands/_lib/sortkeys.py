@@ -191,8 +191,9 @@ numeric_key = _numeric
 def integer_lines(lines: list[bytes]) -> bool | None:
     """Whether ``int`` orders ``lines`` as ``-n`` does: None unless every line is a plain
     decimal integer (``-?[0-9]+``, which ``int`` reads as GNU does: no ``+``, ``_`` or
-    white space; one too long for ``int`` makes it raise ValueError); else whether lines that differ can have equal
-    values (a leading zero: ``07``, ``-0``), so that ties need the last-resort order.
+    white space; one too long for ``int`` makes it raise ValueError); else whether lines
+    that differ can have equal values (a leading zero: ``07``, ``-0``), so that ties need
+    the last-resort order.
 
     Checked over the joined lines at C speed: no Python call per line.
     """
