@@ -928,8 +928,8 @@ class Sed:
             step = self.chunk_subst(cmd)
             if step is None:
                 return None
-            if i < len(cmds) - 1 and any(  # type: ignore[union-attr]  # an s command
-                    k == "lit" and "\n" in str(v) for k, v in cmd.subst.parts):
+            parts = cmd.subst.parts if cmd.subst is not None else []
+            if i < len(cmds) - 1 and any(k == "lit" and "\n" in str(v) for k, v in parts):
                 # a newline put into the pattern space: the next command would see one
                 # pattern space where the chunk has two lines
                 return None
