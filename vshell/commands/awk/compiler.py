@@ -80,7 +80,17 @@ class Compiler:
         self.func_cells: dict[str, list[Callable[..., Any] | None]] = {
             name: [None] for name in prog.functions
         }
-        self._analyse()
+        known = prog.memo.get("arrays")
+        if known is None:
+            self._analyse()
+            prog.memo["arrays"] = (set(self.global_arrays),
+                                   {k: set(v) for k, v in self.array_params.items()})
+        else:  # this program's analysis, from an earlier run of the same text
+            arrays: set[str]
+            params: dict[str, set[int]]
+            arrays, params = known  # type: ignore[misc]  # the pair stored above
+            self.global_arrays = set(arrays)
+            self.array_params = {k: set(v) for k, v in params.items()}
 
     # ------------------------------------------------------------ analysis
     def _analyse(self) -> None:

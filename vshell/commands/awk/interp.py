@@ -137,8 +137,13 @@ class Runner:
         self.endfile = [c.stmt(b) for b in prog.endfile]
         self.rules = self._compile_rules()
         comp.compile_functions()
-        self.simple, self.assigns_fields = _analyse(prog)
-        self.reads_nr = _reads_nr(prog)
+        known = prog.memo.get("runner")
+        if known is None:
+            known = prog.memo["runner"] = (*_analyse(prog), _reads_nr(prog))
+        flags: tuple[bool, bool, bool] = known  # type: ignore[assignment]  # stored just above
+        self.simple: bool = flags[0]
+        self.assigns_fields: bool = flags[1]
+        self.reads_nr: bool = flags[2]
 
     def _compile_rules(self) -> Any:
         c, st = self.comp, self.st
