@@ -22,7 +22,10 @@ class Options:
     operands: list[str]
 
     def has(self, *keys: str) -> bool:
-        return any(k in keys for k, _ in self.items)
+        for k, _ in self.items:  # a loop, not any(): most commands ask with no items
+            if k in keys:
+                return True
+        return False
 
     def last(self, *keys: str, default: str | None = None) -> str | None:
         """The value of the last occurrence of any of ``keys``."""
