@@ -234,6 +234,9 @@ class Invocation:
 
 def normpath(path: str) -> str:
     """Lexical normalisation of an absolute virtual path; ``..`` stops at ``/``."""
+    if path[:1] == "/" and "//" not in path and "/." not in path and \
+            (path[-1] != "/" or len(path) == 1):
+        return path  # already normal (the usual case): no split and join
     parts: list[str] = []
     for part in path.split("/"):
         if part in ("", "."):
@@ -255,7 +258,7 @@ def absolute(cwd: str, path: str, fs: VFS | None = None) -> str:
     ``cd -L``: the parent of where the path so far really leads (``link/..`` is the
     link target's parent; ``..`` from a directory entered through a link too)."""
     raw = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
-    if fs is not None and ".." in raw.split("/"):
+    if fs is not None and "/.." in raw and ".." in raw.split("/"):
         raw = _physical_parents(fs, raw)
     full = normpath(raw)
     if full != "/" and (path.endswith("/") or path.endswith("/.")):

@@ -24,6 +24,7 @@ KeyFunction: TypeAlias = "Callable[[bytes], SupportsRichComparison]"
 
 BLANKS = b" \t\n"
 _NUM_RE = re.compile(rb"[ \t\n]*(-?)(\d*)(?:\.(\d*))?")
+_INT_RE = re.compile(rb"[ \t\n]*(-?\d+)(?![\d.])")
 _FLOAT_RE = re.compile(
     rb"[ \t\n\v\f\r]*([+-]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
     rb"(?:[pP][+-]?\d+)?|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))",
@@ -170,6 +171,9 @@ def _numeric(text: bytes) -> int | Decimal:
     """GNU -n: leading blanks, optional '-', digits, optional fraction; else 0."""
     if text.isdigit() and len(text) < 4000:  # a plain count: int() reads it as GNU does
         return int(text)
+    m = _INT_RE.match(text)  # blanks, an integer, no fraction: uniq -c's "      3 word"
+    if m is not None and len(m.group(1)) < 4000:
+        return int(m.group(1))
     m = _NUM_RE.match(text)
     if not m:
         return 0
