@@ -240,6 +240,14 @@ class Runner:
             rx.prime(records)  # lets `/re/` answer most records without an engine call
         if not self.assigns_fields and not self.reads_nr:
             # NR/FNR are only read after the batch (END, BEGINFILE...): count at the end
+            whole = getattr(rules, "batch", None)  # a rule that runs a batch at once
+            if whole is not None and records:
+                whole(records)
+                st.record = records[-1]
+                st.fields = None
+                st.nr += len(records)
+                st.fnr += len(records)
+                return
             done = 0
             try:
                 for rec in records:
