@@ -33,6 +33,7 @@ from vshell.commands.sed.parse import (
     Subst,
     compile_sed_regex,
 )
+from vshell.records import replace
 from vshell.text import regex
 
 CHUNK = 1 << 16
@@ -1142,10 +1143,11 @@ def _compiled(pieces: list[Piece], extended: bool, utf8: bool, posix: bool,
 
 
 def _fresh(cmd: Command) -> Command:
-    """A copy of ``cmd`` sharing what never changes (its compiled regex, texts)."""
-    new = Command.__new__(Command)
-    new.__dict__.update(cmd.__dict__)
-    return new
+    """A copy of ``cmd`` sharing what never changes (its compiled regex, texts).
+
+    Made by the constructor, not by copying ``__dict__``: an instance built that way keeps
+    CPython's compact attribute layout, which the per-line loop reads ~10 % faster."""
+    return replace(cmd)
 
 
 def _simple_sub(comp: regex.Regex, sub: Subst) -> str | bool | None:
