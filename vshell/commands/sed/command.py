@@ -953,6 +953,10 @@ class Sed:
         template = "".join(
             str(v).replace("\\", "\\\\") if k == "lit" else f"\\g<{v}>" for k, v in sub.parts
         )
+        if rx.pattern in ("^", "$") and all(k == "lit" for k, _ in sub.parts):
+            # s/^/> / and s/$/;/: text put before or after every line, no regex at all
+            replacement = "".join(str(v) for _, v in sub.parts)
+            return ("prefix" if rx.pattern == "^" else "suffix", True, None, replacement)
         specials = "\\.[*^$+?(){}|" if self.extended else "\\.[*^$"
         literal = rx.pattern
         if (
@@ -1030,7 +1034,11 @@ class Sed:
         for name in self.input.files:
             for text, ended in self.input.file_chunks(name):
                 for kind, globally, what, template in fast[2]:
-                    if kind == "lit":
+                    if kind == "prefix":
+                        text = template + text.replace("\n", "\n" + template)
+                    elif kind == "suffix":
+                        text = text.replace("\n", template + "\n") + template
+                    elif kind == "lit":
                         if globally:
                             text = text.replace(what, template)
                         else:
