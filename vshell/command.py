@@ -302,6 +302,9 @@ class Invocation:
 
 def normpath(path: str) -> str:
     """Lexical normalisation of an absolute virtual path; ``..`` stops at ``/``."""
+    if path[:1] == "/" and "//" not in path and "/." not in path and \
+            (path[-1] != "/" or len(path) == 1):
+        return path  # already normal (the usual case): no split and join
     parts: list[str] = []
     for part in path.split("/"):
         if part in ("", "."):
@@ -323,7 +326,7 @@ def absolute(cwd: str, path: str, fs: VFS | None = None) -> str:
     ``cd -L``: the parent of where the path so far really leads (``link/..`` is the
     link target's parent; ``..`` from a directory entered through a link too)."""
     raw = path if path.startswith("/") else cwd.rstrip("/") + "/" + path
-    if fs is not None and ".." in raw.split("/"):
+    if fs is not None and "/.." in raw and ".." in raw.split("/"):
         raw = _physical_parents(fs, raw)
     full = normpath(raw)
     if full != "/" and (path.endswith("/") or path.endswith("/.")):
@@ -379,31 +382,40 @@ class GuardedOutput:
     """``inv.stdout`` as a command sees it: the stream, with write failures as OutputError
     and a reader that went away (a broken pipe, a closed stream) as :class:`ReaderGone`."""
 
-    __slots__ = ("_stream",)
+    __slots__ = ("_stream", "_write")
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self._write: Any = None  # the stream's bound write, looked up on the first write
 
-    def _call(self, method: str, *args: Any) -> Any:
-        try:
-            return getattr(self._stream, method)(*args)
-        except OutputError:
-            raise
-        except BrokenPipeError:
-            raise ReaderGone() from None
-        except OSError as e:
-            raise OutputError(e) from None
-        except ValueError:
-            if getattr(self._stream, "closed", False):  # "write to a closed file"
-                raise ReaderGone() from None
-            raise
+    def _failed(self, e: Exception) -> Exception:
+        """What a failed call of the stream raises: the exception to raise instead."""
+        if isinstance(e, OutputError):
+            return e
+        if isinstance(e, BrokenPipeError):
+            return ReaderGone()
+        if isinstance(e, OSError):
+            return OutputError(e)
+        if isinstance(e, ValueError) and getattr(self._stream, "closed", False):
+            return ReaderGone()  # "write to a closed file"
+        return e
 
     def write(self, data: Any) -> int:
-        written: int = self._call("write", data)
+        # the hot path of every command: one bound call, no getattr per write
+        write = self._write
+        if write is None:
+            write = self._write = self._stream.write
+        try:
+            written: int = write(data)
+        except (OSError, ValueError, OutputError) as e:
+            raise self._failed(e) from None
         return written
 
     def flush(self) -> None:
-        self._call("flush")
+        try:
+            self._stream.flush()
+        except (OSError, ValueError, OutputError) as e:
+            raise self._failed(e) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

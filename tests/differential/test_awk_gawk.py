@@ -32,7 +32,21 @@ FILES = {
     "empty.txt": "",
 }
 
-CASES: list[tuple[list[str], str]] = [
+_MANY = "".join(f"{i % 97} x{i}\n" for i in range(30000))  # several batches of records
+# ``{ total += $N }`` alone runs a whole batch of records at once (compiler add_batch)
+COLUMN_SUMS: list[tuple[list[str], str]] = [
+    (["{ s += $1 } END { print s, NR, NF, $0 }"], "1\n2.5\n\n x 7\n-0\n1e3\n"),
+    (["{ s += $2 } END { print s; print $0 }"], "a 1\nb\nc 0x10\nd 1_000\ne +5\nf .5e1x\n"),
+    (["{ s += $1 } END { print s }"], "inf\n-inf\nnan\n+nan\n3\n"),
+    (["{ s += $1 } END { print s, length(s) }"], ""),
+    (["{ s += $1 } END { printf \"%.17g\\n\", s }"], "0.1\n0.2\n0.3\n1e16\n-1e16\n"),
+    (["{ t += $1 } END { print t, NR, $2 }"], _MANY),
+    (["-F:", "{ s += $3 } END { print s }"], "a:b:3\nc:d:4:e\n::x\n"),
+    (["BEGIN { s = \"5x\" } { s += $1 } END { print s }"], "1\n"),
+    (["{ s += $1 } END { print s + 0 == s }"], "-0\n"),
+    (["{ s += $1; print s }"], "1\n2\n"),
+]
+CASES: list[tuple[list[str], str]] = COLUMN_SUMS + [
     (["{ print $1 }", "data.txt"], ""),
     (["{ s += $2 } END { print s, s / NR }", "data.txt"], ""),
     (["$3 == \"london\" { n++ } END { print n }", "data.txt"], ""),

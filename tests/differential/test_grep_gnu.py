@@ -25,9 +25,20 @@ FILES = {
     "tree/sub/c.txt": "say hello\nbye\n",
     "tree/sub/d.log": "nothing\n",
     "tree/skip/e.txt": "hello skip\n",
+    # one-byte literals counted by translate and count (text/regex count_lines)
+    "sevens.txt": "".join(f"{i}\n" for i in range(1, 3000)) + "77\n\n7",
 }
 
 CASES = [
+    ["grep", "-c", "7", "sevens.txt"],
+    ["grep", "-c", "7", "sevens.txt", "t.txt", "mixed.txt"],
+    ["grep", "-vc", "7", "sevens.txt"],
+    ["grep", "-c", "é", "utf.txt"],
+    ["grep", "-c", "\xe9", "latin.txt"],
+    ["grep", "-c", "-i", "a", "mixed.txt"],
+    ["grep", "-c", "-z", "o", "z.dat"],
+    ["grep", "-c", "-F", "b", "mixed.txt"],
+    ["grep", "-c", "d", "mixed.txt"],
     ["grep", "a", "t.txt"],
     ["grep", "-n", "a", "t.txt"],
     ["grep", "-c", "a", "t.txt"],

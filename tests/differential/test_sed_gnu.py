@@ -241,3 +241,50 @@ def test_sed_w_file(tmp_path):
     assert (tmp_path / "vsh" / "out.txt").read_bytes() == (
         tmp_path / "gnu" / "out.txt"
     ).read_bytes()
+
+
+# Scripts of unaddressed s commands run on whole chunks (sed/command.py ``fast_path``):
+# each line must still be its own pattern space.  Each case runs twice, the second time
+# from the cache of compiled scripts.
+CHAINS = [
+    (["sed", "s/a/A/g; s/^/> /"], b"alpha\nbeta\n\ngamma"),
+    (["sed", "s/^/> /; s/a/A/g"], b"alpha\nbeta\n"),
+    (["sed", "s/$/;/; s/^/[/; s/;$/]/"], b"one\ntwo\n\nthree\n"),
+    (["sed", "s/a/\\n/; s/^/>/"], b"xay\nbab\n"),
+    (["sed", "s/^/>/; s/a/\\n/"], b"xay\nbab\n"),
+    (["sed", "s/o/0/; s/o/O/; s/O/@/g"], b"foo boo\nzoo\n"),
+    (["sed", "-E", "s/([a-z]+) ([a-z]+)/\\2 \\1/; s/^(.)/\\1\\1/"], b"ab cd\nef gh ij\nk\n"),
+    (["sed", "s/b*/x/g; s/a/A/"], b"abc\nbbb\n"),
+    (["sed", "s/B/x/I; s/.$/!/"], b"abc\nBBB\n"),
+    (["sed", "s/x/y/; s/a.c/Z/g"], b"abc\na\nc\naxc\n"),
+    (["sed", "s/[^a]/-/g; s/^-*//"], b"bab\n\nccc\n"),
+    (["sed", "-e", "s/1/one/", "-e", "s/2/two/g"], b"1 2 2\n21\n"),
+    (["sed", "s/é/e/g; s/^./\\U&/"], "éa\nné\n".encode()),
+    (["sed", "s/a/b/;s/b/c/2"], b"aab\nbbb\n"),
+    (["sed", "s/a/b/w /dev/stdout\ns/b/c/"], b"ab\n"),
+    (["sed", "s/a/b/;p"], b"ab\n"),
+    (["sed", "-n", "s/a/b/;s/b/c/p"], b"ab\nx\n"),
+    (["sed", "s/a/&&/g; s/&/and/"], b"a&a\n"),
+    (["sed", "s/$/$/; s/\\$/D/2"], b"a$\n"),
+    (["sed", "s/^/> /"], b"a\n\nb"),
+    (["sed", "s/$/ ;/g"], b"a\n\nb\n"),
+    (["sed", "-E", "s/^/\\t/; s/$/\\n/"], b"a\nb"),
+    (["sed", "s/^/&x/; s/$/|&/"], b"a\n"),
+    (["sed", "s/^//; s/$//"], b"\n\n"),
+]
+
+
+@pytest.mark.parametrize("argv,stdin", CHAINS, ids=[" ".join(c[0]) for c in CHAINS])
+def test_sed_substitution_chain(root, argv, stdin):
+    same(root, argv, stdin)
+    same(root, argv, stdin)
+
+
+def test_sed_same_script_twice_in_a_pipeline():
+    """Two seds running one cached script at once keep their own address ranges."""
+    from vshell import Sandbox
+
+    script = "seq 1 12 | sed -n '/3/,/5/p;/8/,+1p' | sed -n '/3/,/5/p;/8/,+1p'"
+    with Sandbox() as sb:
+        for _ in range(3):
+            assert sb.exec(script).stdout == b"3\n4\n5\n8\n9\n"

@@ -78,6 +78,15 @@ def _files() -> dict[str, str]:
         "s": "a\nb\nc\n",
         "tabs": tabs + "\n",
         "f0": "s\0b\0",
+        # whole lines of plain integers take sort -n's int() path (ties: leading zeros, -0)
+        "ints": "".join(f"{rnd.choice(['', '-', '0', '00', '-0'])}{rnd.randint(0, 60)}\n"
+                        for _ in range(500)) + "0\n-0\n007\n7\n",
+        "ints_big": "".join(f"{rnd.randint(-99999, 99999)}\n" for _ in range(40000)),
+        "ints_no_nl": "3\n1\n2",
+        # near misses: int() would read these, GNU's -n does not (or not the same way)
+        "near": "+5\n 5\n5 \n1_0\n10\n\n-\n--5\n5-\n\t4\n\v3\n2\n0x1\n1.5\n-1.5\n"
+                "\u0665\n",
+        "ints_z": "3\n1\0002\0001\0",
     }
 
 
@@ -162,6 +171,12 @@ CASES += [
         ["--check=quiet"],
     )
     for fs in (["a"], ["s"], ["b"], ["s", "b"])
+]
+CASES += [
+    ["sort", *fl, f]
+    for fl in (["-n"], ["-rn"], ["-n", "-r"], ["-ns"], ["-nu"], ["-rnu"], ["-nz"],
+               ["--numeric-sort", "--reverse"], ["-n", "-k1,1"], ["-bn"])
+    for f in ("ints", "ints_big", "ints_no_nl", "near", "ints_z")
 ]
 CASES += [
     ["sort", "-m", "s", "b"],

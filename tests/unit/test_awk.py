@@ -318,3 +318,27 @@ def test_leftmost_longest_alternation(tmp_path: Path) -> None:
     r = awk(tmp_path, 'BEGIN { s = "abcd"; sub(/ab|abcd/, "X", s); print s, '
             'match("xabc", /a|abc/), RLENGTH }')
     assert r.stdout == b"X 2 3\n"
+
+
+def test_program_text_reused_across_runs(tmp_path: Path) -> None:
+    """A program is parsed once per text (awk/command.py): later runs of the same text
+    get their own variables, arrays and ranges, and a syntax error is reported each time."""
+    prog = "function f(a, k) { a[k] = 1 } /b/,/c/ { n++ } { f(seen, $1) } " \
+           "END { for (k in seen) m++; print n + 0, m + 0, NR }"
+    for data, want in ((b"a\nb\nc\nd\n", b"2 4 4\n"), (b"b\nb\n", b"2 1 2\n"), (b"", b"0 0 0\n")):
+        r = run_cmd(tmp_path, ["awk", prog], stdin=data)
+        assert (r.status, r.stdout) == (0, want)
+    for _ in range(2):
+        r = run_cmd(tmp_path, ["awk", "{ print $1"], stdin=b"x\n")
+        assert r.status == 1 and b"unexpected newline or end of string" in r.stderr
+
+
+def test_same_program_in_two_stages_at_once() -> None:
+    from vshell import Sandbox
+
+    prog = "'NR % 2 { c++; print } END { print \"n\", c + 0 > \"/dev/stderr\" }'"
+    with Sandbox() as sb:
+        for _ in range(3):
+            res = sb.exec(f"seq 1 9 | awk {prog} | awk {prog}")
+            assert res.stdout == b"1\n5\n9\n"
+            assert sorted(res.stderr.split(b"\n")) == [b"", b"n 3", b"n 5"]

@@ -72,6 +72,22 @@ def _parse_list(inv: Invocation, text: str, fields: bool) -> list[tuple[int, int
     return merged
 
 
+_LISTS: dict[tuple[str, bool], list[tuple[int, int]]] = {}
+
+
+def _ranges(inv: Invocation, text: str, fields: bool) -> list[tuple[int, int]]:
+    """:func:`_parse_list`, once per list (a loop runs the same ``cut`` again and again);
+    the list returned is shared: read it, never change it."""
+    key = (text, fields)
+    got = _LISTS.get(key)
+    if got is None:
+        got = _parse_list(inv, text, fields)
+        if len(_LISTS) >= 256:
+            _LISTS.clear()
+        _LISTS[key] = got
+    return got
+
+
 def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     out = []
     nxt = 1
@@ -144,7 +160,7 @@ def run(inv: Invocation) -> int:
     if mode == "b" and only:
         raise tio.usage_error(inv, "suppressing non-delimited lines makes sense\n"
                               "\tonly when operating on fields")
-    ranges = _parse_list(inv, spec, mode == "f")
+    ranges = _ranges(inv, spec, mode == "f")
     if opts.has("--complement"):
         ranges = _complement(ranges)
     od_text = opts.last("--output-delimiter")

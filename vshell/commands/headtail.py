@@ -156,8 +156,8 @@ def _head_lines(inv: Invocation, f: IO[bytes], n: int, allbut: bool, delim: byte
         for data in tio.chunks(inv, f):
             c = data.count(delim)
             if c >= n:
-                parts = data.split(delim, n)
-                out.write(delim.join(parts[:-1]) + delim)
+                rest = data.split(delim, n)[-1]  # what follows the n-th delimiter
+                out.write(data[: len(data) - len(rest)])
                 return
             out.write(data)
             n -= c
@@ -307,6 +307,13 @@ def _tail_lines(inv: Invocation, f: IO[bytes], n: int, from_start: bool, delim: 
 def _last_lines(buf: bytes, n: int, delim: bytes) -> bytes:
     if n == 0:
         return b""
+    if n <= 64:  # a few lines: found from the end, not by splitting all before them
+        end = len(buf) - 1 if buf.endswith(delim) else len(buf)
+        for _ in range(n):
+            end = buf.rfind(delim, 0, end)
+            if end < 0:
+                return buf
+        return buf[end + 1 :]
     lines = buf.count(delim) + (0 if buf.endswith(delim) or not buf else 1)
     if lines <= n:
         return buf

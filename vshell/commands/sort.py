@@ -15,7 +15,14 @@ from typing import Any
 
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
-from vshell.commands._lib.sortkeys import Key, KeyFunction, Rev, key_function
+from vshell.commands._lib.sortkeys import (
+    Key,
+    KeyFunction,
+    Rev,
+    integer_lines,
+    key_function,
+    numeric_key,
+)
 from vshell.text.numarg import parse_count
 
 RUN_BYTES = 64 * 1024 * 1024
@@ -23,6 +30,9 @@ SLICE_LINES = 16384
 """Lines one ``list.sort`` call orders at most (about 10 ms): a sort is one C call that holds
 the GIL, so a bigger buffer is sorted slice by slice, cancel checked between, and the slices
 merged lazily with ``heapq.merge`` (stable, like one sort)."""
+INT_LINES = 2 * SLICE_LINES
+"""Lines a whole-line ``-n`` sort of plain integers orders in one call: ``int`` makes the
+keys in C (no Python call per line), so a sort of this many takes about as long."""
 MERGE_LINES = 65536
 """Sorted slices are merged pairwise in C up to this many lines a run (a linear merge, a few
 milliseconds); more runs than that are merged lazily by ``heapq.merge``."""
@@ -97,7 +107,8 @@ class _Config:
         self.unique = False
         self.stable = False
         self.eol = b"\n"
-        self.salt = os.urandom(16)
+        self.salt = b""  # -R's: drawn only when a key is random
+        self.whole_numeric = False  # the order is -n of whole lines, then the last resort
 
 
 def run(inv: Invocation) -> int:
@@ -170,6 +181,8 @@ def run(inv: Invocation) -> int:
     for key in cfg.keys + [cfg.glob]:
         if key.incompatible():
             raise _die(inv, f"options '-{key.flags()}' are incompatible")
+        if key.random and not cfg.salt:
+            cfg.salt = os.urandom(16)
     files = list(opts.operands)
     if files0 is not None:
         if files:
@@ -243,6 +256,7 @@ def _make_key(cfg: _Config) -> tuple[KeyFunction | None, bool]:
             return f0, plain_reverse
         if lr_rev:
             return (lambda line: (f0(line), Rev(line))), plain_reverse
+        cfg.whole_numeric = f0 is numeric_key
         return (lambda line: (f0(line), line)), plain_reverse
     if not last_resort:
         return (lambda line: tuple(f(line) for f in fns)), plain_reverse
@@ -300,23 +314,33 @@ def _sort_all(inv: Invocation, cfg: _Config, batches: Iterable[list[bytes]],
         buf.extend(batch)
         size += sum(map(len, batch)) + 64 * len(batch)
         if size >= RUN_BYTES:
-            runs.append(_spill(inv, cfg, _sorted_run(inv, buf, keyfn, rev), tmpnames))
+            runs.append(_spill(inv, cfg, _sorted_run(inv, cfg, buf, keyfn, rev), tmpnames))
             buf = []
             size = 0
     if not runs:
-        ordered = _sorted_run(inv, buf, keyfn, rev)
+        ordered = _sorted_run(inv, cfg, buf, keyfn, rev)
         return _unique(ordered, cfg) if cfg.unique else ordered
     if buf:
-        runs.append(_spill(inv, cfg, _sorted_run(inv, buf, keyfn, rev), tmpnames))
+        runs.append(_spill(inv, cfg, _sorted_run(inv, cfg, buf, keyfn, rev), tmpnames))
     streams = [_read(inv, r, cfg.eol) for r in runs]
     merged = heapq.merge(*streams, key=keyfn, reverse=rev) if keyfn is not None \
         else heapq.merge(*streams, reverse=rev)
     return _unique(merged, cfg) if cfg.unique else merged
 
 
-def _sorted_run(inv: Invocation, buf: list[bytes], keyfn: KeyFunction | None,
+def _sorted_run(inv: Invocation, cfg: _Config, buf: list[bytes], keyfn: KeyFunction | None,
                 rev: bool) -> Iterable[bytes]:
     """``buf`` in order: sorted in place if small, else slice by slice and merged lazily."""
+    if cfg.whole_numeric and len(buf) <= INT_LINES:
+        ties = integer_lines(buf)
+        if ties is not None:  # plain integers: keys made by int() in C, two stable sorts
+            if ties:
+                buf.sort(reverse=rev)  # the last resort first, then the value keeps it
+            try:
+                buf.sort(key=int, reverse=rev)
+                return buf
+            except ValueError:
+                pass  # a number past int()'s digit limit: the general sort below orders all
     if len(buf) <= SLICE_LINES:
         buf.sort(key=keyfn, reverse=rev)
         return buf

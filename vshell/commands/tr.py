@@ -169,36 +169,15 @@ def _expand(elems: list[_Elem], fill_to: int | None = None) -> bytes:
     return bytes(out)
 
 
-def run(inv: Invocation) -> int:
-    opts = tio.options(inv, "cCdst", ["complement", "delete", "squeeze-repeats",
-                                      "truncate-set1"])
-    comp = opts.has("-c", "-C", "--complement")
-    delete = opts.has("-d", "--delete")
-    squeeze = opts.has("-s", "--squeeze-repeats")
-    trunc = opts.has("-t", "--truncate-set1")
-    ops = opts.operands
-    if not ops:
-        raise tio.usage_error(inv, "missing operand")
-    translating = not delete and len(ops) >= 2
-    if delete and squeeze:
-        need = 2
-    elif delete or (squeeze and len(ops) < 2):
-        need = 1
-    else:
-        need = 2
-    if len(ops) < need:
-        if need == 2 and not squeeze:
-            msg = (f"missing operand after {tio.quote(ops[-1])}\n"
-                   "Two strings must be given when translating.")
-        else:
-            msg = (f"missing operand after {tio.quote(ops[-1])}\n"
-                   "Two strings must be given when both deleting and squeezing repeats.")
-        raise tio.usage_error(inv, msg)
-    if len(ops) > need:
-        msg = f"extra operand {tio.quote(ops[need])}"
-        if delete and not squeeze:
-            msg += "\nOnly one string may be given when deleting without squeezing repeats."
-        raise tio.usage_error(inv, msg)
+_Plan = tuple[bytes | None, bytes, bytes, "re.Pattern[bytes] | None"]
+_PLANS: dict[tuple[bool, bool, bool, bool, tuple[str, ...]], _Plan] = {}
+
+
+def _plan(inv: Invocation, comp: bool, delete: bool, squeeze: bool, trunc: bool,
+          translating: bool, ops: list[str]) -> _Plan:
+    """The translation table, the bytes to delete, the bytes to squeeze and the squeezing
+    regex of one command line: made once per operands and flags (a loop runs the same
+    ``tr`` again and again)."""
     e1 = _parse(inv, ops[0], False)
     set1 = _expand(e1)
     if comp:
@@ -236,6 +215,49 @@ def run(inv: Invocation) -> int:
     if squeeze_set:
         cls = b"".join(re.escape(bytes([b])) for b in sorted(set(squeeze_set)))
         rx = re.compile(b"([" + cls + b"])\\1+")
+    return table, deletes, squeeze_set, rx
+
+
+def run(inv: Invocation) -> int:
+    opts = tio.options(inv, "cCdst", ["complement", "delete", "squeeze-repeats",
+                                      "truncate-set1"])
+    comp = opts.has("-c", "-C", "--complement")
+    delete = opts.has("-d", "--delete")
+    squeeze = opts.has("-s", "--squeeze-repeats")
+    trunc = opts.has("-t", "--truncate-set1")
+    ops = opts.operands
+    if not ops:
+        raise tio.usage_error(inv, "missing operand")
+    translating = not delete and len(ops) >= 2
+    if delete and squeeze:
+        need = 2
+    elif delete or (squeeze and len(ops) < 2):
+        need = 1
+    else:
+        need = 2
+    if len(ops) < need:
+        if need == 2 and not squeeze:
+            msg = (f"missing operand after {tio.quote(ops[-1])}\n"
+                   "Two strings must be given when translating.")
+        else:
+            msg = (f"missing operand after {tio.quote(ops[-1])}\n"
+                   "Two strings must be given when both deleting and squeezing repeats.")
+        raise tio.usage_error(inv, msg)
+    if len(ops) > need:
+        msg = f"extra operand {tio.quote(ops[need])}"
+        if delete and not squeeze:
+            msg += "\nOnly one string may be given when deleting without squeezing repeats."
+        raise tio.usage_error(inv, msg)
+    key = (comp, delete, squeeze, trunc, tuple(ops))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _plan(inv, comp, delete, squeeze, trunc, translating, ops)
+        # an operand ending in a backslash may warn: keep those out, so each run warns
+        if not any(op.endswith("\\") for op in ops):
+            if len(_PLANS) >= 256:
+                _PLANS.clear()
+            _PLANS[key] = plan
+    table, deletes, squeeze_set, rx = plan
     sq = set(squeeze_set)
     last = -1
     out = inv.stdout

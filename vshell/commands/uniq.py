@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import IO
+
 from vshell.command import Exit, Invocation
 from vshell.commands._lib import textio as tio
 from vshell.text.numarg import parse_count
@@ -90,6 +92,17 @@ def run(inv: Invocation) -> int:
         except OSError as e:
             raise Exit(1, f"{tio.squote(ops[1])}: {tio.strerror(e)}") from None
     out = out_f or inv.stdout
+    if not (skip_f or skip_c or width is not None or icase) and group is None \
+            and all_rep is None:
+        try:
+            _whole_lines(inv, f, out, eol, count, repeated, unique)
+        except OSError as e:
+            raise Exit(1, f"{tio.squote(src)}: {tio.strerror(e)}") from None
+        finally:
+            tio.close_input(inv, f)
+            if out_f is not None:
+                out_f.close()
+        return 0
 
     def keyof(line: bytes) -> bytes:
         p = 0
@@ -177,3 +190,26 @@ def run(inv: Invocation) -> int:
         if out_f is not None:
             out_f.close()
     return 0
+
+
+def _whole_lines(inv: Invocation, f: IO[bytes], out: IO[bytes], eol: bytes, count: bool,
+                 repeated: bool, unique: bool) -> None:
+    """uniq [-c] [-d] [-u] comparing whole lines: the loop without the hooks of the
+    grouping modes, one write per batch of input."""
+    first: bytes | None = None
+    n = 0
+    res: list[bytes] = []
+    add = res.append
+    for batch in tio.record_batches(inv, f, eol):
+        for line in batch:
+            if line == first:
+                n += 1
+                continue
+            if first is not None and not ((repeated and n < 2) or (unique and n > 1)):
+                add(b"%7d " % n + first if count else first)
+            first, n = line, 1
+        if res:
+            out.write(eol.join(res) + eol)
+            res.clear()
+    if first is not None and not ((repeated and n < 2) or (unique and n > 1)):
+        out.write((b"%7d " % n + first if count else first) + eol)

@@ -116,14 +116,16 @@ def _incomplete_tail(data: bytes) -> int:
     return 0
 
 
+_COUNTS = {"-c": "bytes", "--bytes": "bytes", "-m": "chars", "--chars": "chars",
+           "-l": "lines", "--lines": "lines", "-w": "words", "--words": "words",
+           "-L": "maxlen", "--max-line-length": "maxlen"}
+
+
 def run(inv: Invocation) -> int:
     opts = tio.options(
         inv, "clLmw", ["bytes", "chars", "lines", "max-line-length", "words", "files0-from="]
     )
-    flags = {"-c": "bytes", "--bytes": "bytes", "-m": "chars", "--chars": "chars",
-             "-l": "lines", "--lines": "lines", "-w": "words", "--words": "words",
-             "-L": "maxlen", "--max-line-length": "maxlen"}
-    want = {flags[k] for k, _ in opts.items if k in flags}
+    want = {_COUNTS[k] for k, _ in opts.items if k in _COUNTS}
     files: list[str] = list(opts.operands)
     f0 = opts.last("--files0-from")
     if f0 is not None:

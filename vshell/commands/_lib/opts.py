@@ -22,7 +22,10 @@ class Options:
     operands: list[str]
 
     def has(self, *keys: str) -> bool:
-        return any(k in keys for k, _ in self.items)
+        for k, _ in self.items:  # a loop, not any(): most commands ask with no items
+            if k in keys:
+                return True
+        return False
 
     def last(self, *keys: str, default: str | None = None) -> str | None:
         """The value of the last occurrence of any of ``keys``."""
@@ -88,7 +91,7 @@ def parse(
     option error's first line instead of GNU's ``Try '... --help'`` line (grep and sed print
     their usage there).
     """
-    argv = list(inv.args if args is None else args)
+    argv = inv.args if args is None else args  # read only: never copied
     takes, longs = _tables(short, long if isinstance(long, tuple) else tuple(long))
     if permute and "POSIXLY_CORRECT" in inv.env:
         permute = False

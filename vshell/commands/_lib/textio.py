@@ -31,24 +31,40 @@ def options(
     args: list[str] | None = None,
 ) -> _opts.Options:
     """Parse options with the command's GNU ``--help`` and ``--version`` texts wired in."""
-    long = list(long)
-    version = find_version(inv.name)
-    if version is not None and "version" not in long:
-        long.append("version")
+    longs, help_text, version = _spec(inv.name, long if isinstance(long, tuple) else tuple(long))
     opts = _opts.parse(
         inv,
         short,
-        long,
+        longs,
         args=args,
         usage_status=usage_status,
         numeric=numeric,
         permute=permute,
-        help_text=find_help(inv.name),
+        help_text=help_text,
     )
-    if version is not None and opts.has("--version"):
+    if version is not None and ("--version", None) in opts.items:
         inv.stdout.write(version.encode())
         raise Exit(0)
     return opts
+
+
+_SPECS: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], str | None, str | None]] = {}
+
+
+def _spec(name: str, long: tuple[str, ...]
+          ) -> tuple[tuple[str, ...], str | None, str | None]:
+    """A command's long options with ``version`` added where it has a ``--version`` text,
+    its ``--help`` and its ``--version`` text: built once per command (the version text is
+    put together from a table, which cost more than parsing a short command line)."""
+    key = (name, long)
+    got = _SPECS.get(key)
+    if got is None:
+        version = find_version(name)
+        longs = long + ("version",) if version is not None and "version" not in long else long
+        got = (longs, find_help(name), version)
+        if len(_SPECS) < 512:  # names are the registry's: this stays small
+            _SPECS[key] = got
+    return got
 
 
 def usage_error(inv: Invocation, message: str, status: int = 1) -> _opts.UsageError:

@@ -11,7 +11,7 @@ from vshell.commands._lib.helptext import help_text
 from vshell.commands.awk.compiler import Compiler
 from vshell.commands.awk.interp import Runner
 from vshell.commands.awk.lexer import AwkSyntaxError, unescape
-from vshell.commands.awk.parser import Parser
+from vshell.commands.awk.parser import Parser, Program
 from vshell.commands.awk.runtime import AwkFatal, State
 from vshell.commands.awk.values import StrNum
 
@@ -84,7 +84,7 @@ def run(inv: Invocation) -> int:
     src = "\n".join(text for _, text in sources)
     where = sources[0][0] if len(sources) == 1 else "cmd. line"
     try:
-        prog = Parser(src).program()
+        prog = _parsed(src)
     except AwkSyntaxError as e:
         raise _syntax_error(inv, src, where, e) from None
     st = State(inv, _utf8(inv.env))
@@ -131,6 +131,23 @@ def run(inv: Invocation) -> int:
             _fatal(inv, st, str(e))
             status = 2
     return status
+
+
+_PROGRAMS: dict[str, Program] = {}
+
+
+def _parsed(src: str) -> Program:
+    """The program parsed once per text (a shell loop runs the same awk again and again).
+
+    A parsed program is never changed by a run: the compiler builds each run's closures
+    over that run's own state, so runs of one text, even at once, share it safely."""
+    prog = _PROGRAMS.get(src)
+    if prog is None:
+        prog = Parser(src).program()
+        if len(_PROGRAMS) >= 128:
+            _PROGRAMS.clear()
+        _PROGRAMS[src] = prog
+    return prog
 
 
 def _fatal(inv: Invocation, st: State, message: str) -> None:

@@ -80,7 +80,17 @@ class Compiler:
         self.func_cells: dict[str, list[Callable[..., Any] | None]] = {
             name: [None] for name in prog.functions
         }
-        self._analyse()
+        known = prog.memo.get("arrays")
+        if known is None:
+            self._analyse()
+            prog.memo["arrays"] = (set(self.global_arrays),
+                                   {k: set(v) for k, v in self.array_params.items()})
+        else:  # this program's analysis, from an earlier run of the same text
+            arrays: set[str]
+            params: dict[str, set[int]]
+            arrays, params = known  # type: ignore[misc]  # the pair stored above
+            self.global_arrays = set(arrays)
+            self.array_params = {k: set(v) for k, v in params.items()}
 
     # ------------------------------------------------------------ analysis
     def _analyse(self) -> None:
@@ -445,6 +455,29 @@ class Compiler:
             G[s] = new
             return new
 
+        def add_batch(records: list[str]) -> None:
+            """``add_field`` over a batch of records when it is the whole program's main
+            rule (the record loop's ``batch``): the same additions in the same order, in
+            one frame; the caller leaves the last record as ``$0``."""
+            rsplit = st.rsplit
+            v = G[s]
+            total = v if type(v) is float else str2num(v)  # type: ignore[arg-type]  # not a float: a str
+            for rec in records:
+                f = rsplit(rec)
+                x = 0.0
+                if n <= len(f):
+                    t = f[n - 1]
+                    try:
+                        x = float(t)
+                    except ValueError:
+                        x = str2num(t)
+                    else:
+                        if x - x != 0 or "_" in t:
+                            x = str2num(t)
+                total += x
+            G[s] = total
+
+        add_field.batch = add_batch  # type: ignore[attr-defined]  # read by Runner.fast_batch
         return add_field
 
     def n_field(self, node: Node) -> Fn:

@@ -137,8 +137,13 @@ class Runner:
         self.endfile = [c.stmt(b) for b in prog.endfile]
         self.rules = self._compile_rules()
         comp.compile_functions()
-        self.simple, self.assigns_fields = _analyse(prog)
-        self.reads_nr = _reads_nr(prog)
+        known = prog.memo.get("runner")
+        if known is None:
+            known = prog.memo["runner"] = (*_analyse(prog), _reads_nr(prog))
+        flags: tuple[bool, bool, bool] = known  # type: ignore[assignment]  # stored just above
+        self.simple: bool = flags[0]
+        self.assigns_fields: bool = flags[1]
+        self.reads_nr: bool = flags[2]
 
     def _compile_rules(self) -> Any:
         c, st = self.comp, self.st
@@ -235,6 +240,14 @@ class Runner:
             rx.prime(records)  # lets `/re/` answer most records without an engine call
         if not self.assigns_fields and not self.reads_nr:
             # NR/FNR are only read after the batch (END, BEGINFILE...): count at the end
+            whole = getattr(rules, "batch", None)  # a rule that runs a batch at once
+            if whole is not None and records:
+                whole(records)
+                st.record = records[-1]
+                st.fields = None
+                st.nr += len(records)
+                st.fnr += len(records)
+                return
             done = 0
             try:
                 for rec in records:

@@ -38,6 +38,9 @@ class Program:
     endfile: list[Node] = field(default_factory=list)
     rules: list[tuple[Node | None, Node | None, Node | None]] = field(default_factory=list)
     functions: dict[str, Function] = field(default_factory=dict)
+    # what the compiler and runner work out from the program alone, kept with it: a parsed
+    # program is reused by every run of the same text (awk/command.py)
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
 
 class Parser:

@@ -17,6 +17,8 @@ from vshell.commands.awk.regex import compile_ere
 from vshell.commands.awk.values import StrNum, num2str_fmt, to_num, to_str
 
 if TYPE_CHECKING:
+    import random
+
     from vshell.command import Invocation
     from vshell.commands.awk.interp import MainInput
     from vshell.text.regex import Match
@@ -297,9 +299,17 @@ class State:
         self.main: MainInput | None = None  # set while the main loop reads input
         self.srand_seed = 0.0
         self.prev_seed = 0.0
-        import random
+        self._rng: random.Random | None = None
 
-        self.rng = random.Random(0)
+    @property
+    def rng(self) -> random.Random:
+        """rand()'s generator, seeded with gawk's 0 when a program first draws from it
+        (seeding costs more than most short runs)."""
+        if self._rng is None:
+            import random
+
+            self._rng = random.Random(0)
+        return self._rng
 
     # ------------------------------------------------------------------ fields
     def set_FS(self, fs: str) -> None:

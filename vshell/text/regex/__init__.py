@@ -604,6 +604,11 @@ class Regex:
         """How many records :meth:`lines` would yield (grep -c), without a Python loop per
         record for literal patterns."""
         lit = self._literal_bytes if not self.span_group and not self.swap else None
+        if lit and len(lit) == 1 and lit != eol:
+            # one byte (grep -c 7): keep only it and the terminators; a line holds it when
+            # "byte, terminator" ends it there -- a translate and a count, both in C
+            kept = data[pos:end].translate(None, _all_bytes_but(lit + eol))
+            return kept.count(lit + eol)
         if lit and end - pos <= SCAN_CHUNK:
             return len(_literal_line_scanner(lit, eol).findall(data, pos, end))
         if (self._prefix is not None and self._re2 is not None and not self.span_group
@@ -762,6 +767,12 @@ class Regex:
             last = e
         parts.append(subject[last:])
         return parts
+
+
+@functools.lru_cache(maxsize=64)
+def _all_bytes_but(kept: bytes) -> bytes:
+    """The ``delete`` argument of ``bytes.translate`` that keeps only ``kept``."""
+    return bytes(b for b in range(256) if b not in kept)
 
 
 @functools.lru_cache(maxsize=64)
