@@ -48,10 +48,19 @@ def expand(source: str, aliases: dict[str, str]) -> Expansion:
 
 def _scan(s: str, aliases: dict[str, str], out: list[str], subs: list[tuple[int, int, int]],
           active: frozenset[str], cmd_pos: bool) -> bool:
-    """Copy ``s`` to ``out`` substituting aliases; returns the command-position state at end."""
+    """Copy ``s`` to ``out`` substituting aliases; returns the command-position state at end.
+
+    Besides separators and reserved words, the places where a command starts that only
+    the grammar tells are followed: a function's body after ``name()`` or ``function
+    name``, and the commands of a ``case`` item after its pattern's ``)`` (the subject, the
+    ``in`` and the patterns themselves are never commands)."""
     i = 0
     n = len(s)
     pending_heredocs: list[str] = []
+    depth = 0  # parentheses opened in this text (not a case pattern's) and not closed yet
+    function_name = False  # the word after `function`, the name: then a command position
+    # the `case` commands this text is inside, each at: "subject", "in", "pattern", "body"
+    cases: list[str] = []
     while i < n:
         c = s[i]
         if c in " \t":
@@ -76,18 +85,38 @@ def _scan(s: str, aliases: dict[str, str], out: list[str], subs: list[tuple[int,
             out.append(s[i:k])
             i = k
             continue
+        in_pattern = bool(cases) and cases[-1] == "pattern"
         if c in ";&|(":
             j = i + 1
             while j < n and s[j] in ";&|":
                 j += 1
-            out.append(s[i:j])
+            op = s[i:j]
+            out.append(op)
             i = j
+            if in_pattern:  # `(a|b)`: the pattern's own parenthesis and alternatives
+                continue
+            if cases and cases[-1] == "body" and op in (";;", ";&", ";;&"):
+                cases[-1] = "pattern"  # the next item's pattern
+                cmd_pos = False
+                continue
+            depth += c == "("
             cmd_pos = True
             continue
         if c == ")":
+            # after `name()` a function's body follows, after a case pattern its commands:
+            # both are command positions; after a subshell's `)` only an operator may follow
+            empty = bool(out) and out[-1] == "("
             out.append(c)
             i += 1
-            cmd_pos = False
+            if in_pattern:
+                cases[-1] = "body"
+                cmd_pos = True
+            elif empty or depth == 0:
+                depth = max(depth - 1, 0)
+                cmd_pos = True
+            else:
+                depth -= 1
+                cmd_pos = False
             continue
         if c in "<>":
             j = i + 1
@@ -108,7 +137,19 @@ def _scan(s: str, aliases: dict[str, str], out: list[str], subs: list[tuple[int,
             continue
         k = _word_end(s, i)
         word = s[i:k]
-        if cmd_pos and word in aliases and word not in active:
+        if cases and cases[-1] != "body":
+            state = cases[-1]
+            if state == "subject":
+                cases[-1] = "in"
+            elif state == "in" and word == "in":
+                cases[-1] = "pattern"
+            elif state == "pattern" and word == "esac":
+                cases.pop()
+                cmd_pos = False
+            out.append(word)
+            i = k
+            continue
+        if cmd_pos and not function_name and word in aliases and word not in active:
             value = aliases[word]
             start = sum(len(x) for x in out)
             inner: list[str] = []
@@ -122,6 +163,20 @@ def _scan(s: str, aliases: dict[str, str], out: list[str], subs: list[tuple[int,
             continue
         out.append(word)
         i = k
+        if function_name:
+            function_name = False
+            continue
+        if cmd_pos and word == "case":
+            cases.append("subject")
+            cmd_pos = False
+            continue
+        if cmd_pos and word == "esac" and cases:
+            cases.pop()
+            cmd_pos = False
+            continue
+        if cmd_pos and word == "function":
+            function_name = True
+            continue
         if cmd_pos and (_ASSIGN.match(word) or word in _CMD_START_WORDS):
             continue
         cmd_pos = False
