@@ -1,4 +1,5 @@
-"""Aliases as bash's reader expands them, and a script that uses them read in linear time.
+"""What bash's reader makes of raw source before parsing: where aliases expand, where a
+``$( … )`` body ends, and a script that uses aliases read in linear time.
 
 A line means what the aliases in force when it is read make of it: an alias defined on one
 line serves the next ones (and the bodies of functions defined after it), never its own
@@ -82,3 +83,38 @@ def test_a_script_mentioning_alias_is_parsed_once_per_alias_change(
         assert res.stdout.endswith(b"A end\n" + b"".join(
             f"line{i}\n".encode() for i in range(300)) + b"B end\n")
         assert len(calls) <= 4, len(calls)
+
+
+# Where a `$( … )` body ends, as bash's reader finds it: `#` inside a word is no comment,
+# the word `case` outside a command position starts no case, a `)` in a here-document or a
+# case pattern closes nothing.
+SUBSTITUTIONS = [
+    "echo $(echo a#b) $(echo ab#)",
+    "set -- 1 2; echo $(echo x$#) $(echo $#)",
+    "echo $(echo $(( 2#101 ))) $(echo $((1<<3)) $(( (2+3)*2 )))",
+    "echo $(echo x #c\n)",
+    "cat <(echo a#b)",
+    "x=/a/b; echo $(echo ${x#*/} ${x##*/} \"${x#/}\")",
+    "echo $(echo \"#q\" '#s' \\#e)",
+    "echo $( # lead\necho y)",
+    "echo $(case a in a) echo c#;; esac) $(case b in (b) echo paren;; esac)",
+    "echo $(cat <<EOF\na#b ) #\nEOF\n)",
+    "x=$(echo case); echo \"$x\" \"$(echo in case esac)\"",
+    "msg=\"$(cat <<'EOF'\nDone :) see 1) and 2)\nEOF\n)\"; echo \"$msg\"",
+    "msg=$(cat <<-EOF\n\tTabbed :)\n\tEOF\n); echo \"$msg\"",
+    "echo $( (echo sub) ) $(f() { echo fn; }; f)",
+    "a=$(for i in 1 2; do echo $i; done); echo $a",
+    "echo $(echo a\\\nb)",
+    "echo $( [[ a < b ]] && echo lt )",
+    "echo $(x=(1 \")\" 2); echo ${#x[@]})",
+    "echo $(( $(echo 3) + 1 ))",
+    "echo $(echo one; # a comment with ) in it\necho two)",
+]
+
+
+@pytest.mark.parametrize("script", SUBSTITUTIONS)
+def test_a_substitution_ends_where_bash_ends_it(script: str) -> None:
+    with Sandbox() as sb:
+        got = sb.exec(script)
+    want = _bash(script)
+    assert (got.stdout, got.stderr, got.exit_code) == want
