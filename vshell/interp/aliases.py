@@ -9,14 +9,8 @@ it is about to parse and keeps a map back to the original offsets.
 
 from __future__ import annotations
 
-import re
-
-from vshell.syntax.words import find_close_paren, skip_construct
-
-_WORD_END = frozenset(" \t\n;&|()<>")
-_CMD_START_WORDS = frozenset(("then", "do", "else", "elif", "if", "while", "until", "!",
-                              "{", "time"))
-_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+from vshell.syntax.lexemes import Walker
+from vshell.syntax.words import skip_construct
 
 
 class Expansion:
@@ -48,113 +42,22 @@ def expand(source: str, aliases: dict[str, str]) -> Expansion:
 
 def _scan(s: str, aliases: dict[str, str], out: list[str], subs: list[tuple[int, int, int]],
           active: frozenset[str], cmd_pos: bool) -> bool:
-    """Copy ``s`` to ``out`` substituting aliases; returns the command-position state at end."""
-    i = 0
-    n = len(s)
-    pending_heredocs: list[str] = []
-    while i < n:
-        c = s[i]
-        if c in " \t":
-            out.append(c)
-            i += 1
-            continue
-        if c == "\\" and s.startswith("\n", i + 1):  # a line continuation is a blank here
-            out.append("\\\n")
-            i += 2
-            continue
-        if c == "\n":
-            out.append(c)
-            i += 1
-            if pending_heredocs:
-                i = _copy_heredocs(s, i, pending_heredocs, out)
-                pending_heredocs = []
-            cmd_pos = True
-            continue
-        if c == "#" and (i == 0 or s[i - 1] in " \t\n;&|()"):
-            k = s.find("\n", i)
-            k = n if k < 0 else k
-            out.append(s[i:k])
-            i = k
-            continue
-        if c in ";&|(":
-            j = i + 1
-            while j < n and s[j] in ";&|":
-                j += 1
-            out.append(s[i:j])
-            i = j
-            cmd_pos = True
-            continue
-        if c == ")":
-            out.append(c)
-            i += 1
-            cmd_pos = False
-            continue
-        if c in "<>":
-            j = i + 1
-            while j < n and s[j] in "<>&|-":
-                j += 1
-            op = s[i:j]
-            out.append(op)
-            i = j
-            while i < n and s[i] in " \t":
-                out.append(s[i])
-                i += 1
-            k = _word_end(s, i)
-            word = s[i:k]
-            out.append(word)
-            if op in ("<<", "<<-"):
-                pending_heredocs.append(("-" if op == "<<-" else "") + word)
-            i = k
-            continue
-        k = _word_end(s, i)
-        word = s[i:k]
-        if cmd_pos and word in aliases and word not in active:
-            value = aliases[word]
-            start = sum(len(x) for x in out)
+    """Copy ``s`` to ``out`` substituting aliases for words at a command position (as
+    :class:`vshell.syntax.lexemes.Walker` finds them); returns whether the text ends at a
+    command position."""
+    walker = Walker(s, 0, skip_construct, cmd_pos)
+    length = sum(map(len, out))
+    while (lexeme := walker.next()) is not None:
+        kind, start, end, command = lexeme
+        text = s[start:end]
+        if command and kind == "word" and text in aliases and text not in active:
+            value = aliases[text]
             inner: list[str] = []
-            inner_subs: list[tuple[int, int, int]] = []
-            next_cmd = _scan(value, aliases, inner, inner_subs, active | {word}, True)
+            next_cmd = _scan(value, aliases, inner, [], active | {text}, True)
             text = "".join(inner)
-            out.append(text)
-            subs.append((start, k - i, len(text)))
-            i = k
-            cmd_pos = value.endswith((" ", "\t")) or next_cmd
-            continue
-        out.append(word)
-        i = k
-        if cmd_pos and (_ASSIGN.match(word) or word in _CMD_START_WORDS):
-            continue
-        cmd_pos = False
-    return cmd_pos
-
-
-def _word_end(s: str, i: int) -> int:
-    n = len(s)
-    j = i
-    while j < n and s[j] not in _WORD_END:
-        c = s[j]
-        k = skip_construct(s, j)
-        if k != j:
-            j = k
-            continue
-        if c in "@!+*?" and j + 1 < n and s[j + 1] == "(":
-            j = find_close_paren(s, j + 2) + 1
-            continue
-        j += 1
-    return max(j, i + 1) if j == i and j < n else j
-
-
-def _copy_heredocs(s: str, i: int, delims: list[str], out: list[str]) -> int:
-    for d in delims:
-        strip = d.startswith("-")
-        word = d[1:] if strip else d
-        word = word.replace("'", "").replace('"', "").replace("\\", "")
-        while i < len(s):
-            k = s.find("\n", i)
-            line = s[i:] if k < 0 else s[i:k]
-            end = len(s) if k < 0 else k + 1
-            out.append(s[i:end])
-            i = end
-            if (line.lstrip("\t") if strip else line) == word:
-                break
-    return i
+            subs.append((length, end - start, len(text)))
+            # an alias whose value ends in a blank makes the next word a command position
+            walker.command = value.endswith((" ", "\t")) or next_cmd
+        out.append(text)
+        length += len(text)
+    return walker.command

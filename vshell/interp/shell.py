@@ -285,7 +285,13 @@ class Shell:
     def _run_source_by_line(
         self, source: str, *, name: str | None, top: bool, first_line: int = 1
     ) -> int:
-        """Parse and run one line at a time, expanding aliases first (as bash's reader)."""
+        """Parse and run one line at a time, expanding aliases first (as bash's reader).
+
+        The rest of the script is parsed again only when the alias table (or
+        expand_aliases) changed since it was parsed: what a line means depends on the
+        aliases in force when it is read, and on nothing else that a line can change.  (It
+        was parsed again after every line: a long script that merely mentioned "alias"
+        took time quadratic in its length.)"""
         from vshell.interp import aliases
         from vshell.syntax.parser import parse_partial
 
@@ -293,8 +299,9 @@ class Shell:
         line = first_line  # the line ``rest`` starts on
         status = self.state.last_status
         while rest.strip():
-            if self.state.shopt.get("expand_aliases") and self.state.aliases:
-                exp = aliases.expand(rest, self.state.aliases)
+            in_force = self._aliases_in_force()
+            if in_force:
+                exp = aliases.expand(rest, in_force)
             else:
                 exp = aliases.Expansion(rest, [])
             script, error = parse_partial(exp.text, line)
@@ -303,23 +310,28 @@ class Shell:
                 if error is not None:
                     self._parse_failed(error, exp.text, name, top, line)
                 break
-            group = [items[0]]
-            for it in items[1:]:
-                if "\n" in exp.text[group[-1].end : it.start] and not \
-                        exp.inside_substitution(it.start):
-                    break
-                group.append(it)
-            if top and self.state.options.get("verbose"):
-                self.write_err(exp.text[group[0].start : group[-1].end] + "\n")
-            status = self._run_items(group, exp.text)
-            if len(group) < len(items):
-                cut = exp.to_original(items[len(group)].start)
+            k = 0  # the first item not run yet
+            while k < len(items):
+                group = [items[k]]
+                for it in items[k + 1 :]:
+                    if "\n" in exp.text[group[-1].end : it.start] and not \
+                            exp.inside_substitution(it.start):
+                        break
+                    group.append(it)
+                if top and self.state.options.get("verbose"):
+                    self.write_err(exp.text[group[0].start : group[-1].end] + "\n")
+                status = self._run_items(group, exp.text)
+                k += len(group)
+                if k < len(items) and self._aliases_in_force() != in_force:
+                    break  # the lines after this one are read with the new aliases
+            if k < len(items):
+                cut = exp.to_original(items[k].start)
                 line += rest.count("\n", 0, cut)
                 rest = rest[cut:]
                 continue
             if error is not None:
                 # the error may go away once aliases defined above are in force
-                nl = exp.text.find("\n", group[-1].end)
+                nl = exp.text.find("\n", items[-1].end)
                 if nl < 0 or not self.state.aliases:
                     self._parse_failed(error, exp.text, name, top, line)
                     break
@@ -329,6 +341,12 @@ class Shell:
                 continue
             break
         return status
+
+    def _aliases_in_force(self) -> dict[str, str]:
+        """The aliases a line read now expands (a copy; empty when expand_aliases is off)."""
+        if self.state.shopt.get("expand_aliases") and self.state.aliases:
+            return dict(self.state.aliases)
+        return {}
 
     def report_parse_error(
         self, error: Any, source: str, name: str | None, first_line: int = 1

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from vshell.records import record
+from vshell.syntax import lexemes
 from vshell.syntax.quotes import or_end, skip_backquote, skip_double, skip_single
 from vshell.text import escapes
 
@@ -125,6 +126,10 @@ def skip_dollar(s: str, i: int) -> int:
     """Index after a ``$(``, ``$((``, ``${`` or ``$[`` construct starting at s[i] == '$'."""
     opener = s[i + 1]
     if opener == "(":
+        if s.startswith("(", i + 2):  # $((…)): arithmetic, or commands in a subshell
+            close = find_close_arith(s, i + 3)  # the inner `(`'s
+            if s.startswith(")", close + 1):
+                return close + 2
         return find_close_paren(s, i + 2) + 1
     if opener == "{":
         return find_close_brace(s, i + 2) + 1
@@ -173,43 +178,25 @@ def bare_chars(s: str, i: int) -> Iterator[tuple[int, str]]:
 
 
 def find_close_paren(s: str, i: int) -> int:
-    """Index of the ``)`` closing a ``(`` whose content starts at i (quote/comment aware)."""
-    depth = 1
-    j = i
-    n = len(s)
-    case_depth = 0
-    while j < n:
-        c = s[j]
-        k = skip_construct(s, j)
-        if k != j:
-            j = k
-            continue
-        if c == "#" and (j == i or s[j - 1] in " \t\n;(|&"):
-            k = s.find("\n", j)
-            j = n if k < 0 else k
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            if case_depth and depth == 1:
-                j += 1
-                continue
-            depth -= 1
-            if depth == 0:
-                return j
-        elif c.isalpha() and (j == 0 or not (s[j - 1].isalnum() or s[j - 1] == "_")):
-            m = j
-            while m < n and (s[m].isalnum() or s[m] == "_"):
-                m += 1
-            w = s[j:m]
-            if w == "case":
-                case_depth += 1
-            elif w == "esac" and case_depth:
-                case_depth -= 1
-            j = m
-            continue
-        j += 1
-    return n
+    """Index of the ``)`` closing a command list that starts at i (the body of ``$(``,
+    ``<(`` or ``(``), read as bash's reader does (see :mod:`vshell.syntax.lexemes`), or
+    len(s) when none does."""
+    end = lexemes.body_end(s, i, skip_construct)
+    return len(s) if end is None else end
+
+
+def find_close_arith(s: str, i: int) -> int:
+    """Index of the ``)`` closing the ``(`` just before i in text that is not commands
+    (``$((…))``, ``@(…)``): parentheses counted, quotes stepped over; len(s) if none."""
+    end = lexemes.balanced_end(s, i, skip_construct)
+    return len(s) if end is None else end
+
+
+def find_close_array(s: str, i: int) -> int:
+    """Index of the ``)`` closing an array's ``(…)`` whose content starts at i (``#``
+    comments may stand in it); len(s) if none."""
+    end = lexemes.balanced_end(s, i, skip_construct, comments=True)
+    return len(s) if end is None else end
 
 
 def find_close_brace(s: str, i: int) -> int:
@@ -334,7 +321,7 @@ class WordLexer:
                 if nxt == "(":
                     flush()
                     if s.startswith("((", i + 1):
-                        close = find_close_paren(s, i + 3)
+                        close = find_close_arith(s, i + 3)
                         if close + 1 < len(s) and s[close + 1] == ")":
                             # balanced as arithmetic: $(( expr ))
                             inner = s[i + 3 : close]
@@ -630,5 +617,6 @@ def word_is_quoted(parts: list[Part]) -> bool:
 __all__ = [
     "Lit", "Quoted", "DQ", "Param", "CmdSub", "ArithSub", "ProcSub", "Tilde", "Part",
     "BadSubst", "lex_word", "lex_dq", "lex_heredoc", "decode_ansi_c", "find_close_paren",
+    "find_close_arith", "find_close_array",
     "find_close_brace",
 ]

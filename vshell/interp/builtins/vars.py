@@ -320,9 +320,9 @@ def b_readonly(sh: Shell, name: str, args: list[str]) -> int:
 
 def _assign_compound(sh: Shell, nm: str, value: str, *, append: bool, local: bool,
                      assoc: bool | None) -> None:
-    from vshell.syntax.words import find_close_paren
+    from vshell.syntax.words import find_close_array
 
-    end = find_close_paren(value, 1)
+    end = find_close_array(value, 1)
     inner = value[1:end]
     words = _split_array_words(inner)
     assign_array(sh, nm, words, append=append, local=local, assoc=assoc)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from vshell.syntax import quotes
+from vshell.syntax import lexemes, quotes
 from vshell.syntax.quotes import ScanEOF, skip_ansi, skip_backquote, skip_single
 
 BLANKS = " \t"
@@ -34,7 +34,9 @@ def skip_dollar(src: str, i: int, in_dquote: bool = False) -> int:
     """``src[i]`` is ``$``; return the end of the expansion that starts there."""
     nxt = src[i + 1 : i + 2]
     if nxt == "(":
-        return match_paren(src, i + 1) + 1
+        if src.startswith("((", i + 1):  # arithmetic (or commands in a subshell)
+            return match_paren(src, i + 1) + 1
+        return command_body_end(src, i + 2) + 1
     if nxt == "{":
         return match_brace(src, i + 1) + 1
     if nxt == "[":
@@ -62,6 +64,20 @@ def skip_quoted(src: str, i: int) -> int | None:
     if c == "$":
         return skip_dollar(src, i)
     return None
+
+
+def _skip_strict(src: str, i: int) -> int:
+    k = skip_quoted(src, i)
+    return i if k is None else k
+
+
+def command_body_end(src: str, i: int) -> int:
+    """The index of the ``)`` closing a command list that starts at ``i`` (a ``$(`` or
+    ``<(`` body), read as bash's reader does (:mod:`vshell.syntax.lexemes`)."""
+    end = lexemes.body_end(src, i, _skip_strict)
+    if end is None:
+        raise ScanEOF(")", i - 1)
+    return end
 
 
 def match_paren(src: str, i: int) -> int:
@@ -119,7 +135,7 @@ def scan_word(src: str, i: int, breaks: str = WORD_BREAKS) -> int:
                 j = match_paren(src, j) + 1
                 continue
             if c in "<>" and j == i and src[j + 1 : j + 2] == "(":
-                j = match_paren(src, j + 1) + 1
+                j = command_body_end(src, j + 2) + 1
                 continue
             break
         k = skip_quoted(src, j)

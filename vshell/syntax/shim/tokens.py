@@ -55,7 +55,6 @@ class Tokenizer(btok.tokenizer):
             # of its own so bashlex never reads past the input in the middle of a word.
             self._shell_input_line += "\n"
         self.vs_depth = depth
-        self.vs_comsub_depth = 0
         self.vs_queue: list[Token] = []
         self.vs_pending: list[tuple[Token, bool]] = []
         self.vs_heredocs: dict[int, HereDocBody] = {}
@@ -155,23 +154,28 @@ class Tokenizer(btok.tokenizer):
         dquote: bool = False,
         firstclose: bool = False,
     ) -> str:
-        """Read ``$(…)`` / ``<(…)`` as bashlex does, then check its body parses, as bash does."""
+        """Read ``$(…)`` / ``<(…)``, then check its body parses, as bash does."""
         start = self._shell_input_line_index
         src = self._shell_input_line
         command = open == "(" and parsingcommand and src[start : start + 1] != "("
-        # Only the outermost command substitution is checked here: checking its body
-        # checks the ones nested in it (checking every level again would be exponential).
-        check = command and self.vs_comsub_depth == 0
-        self.vs_comsub_depth += int(command)
-        try:
-            text: str = super()._parse_comsub(
-                doublequotes, open, close, parsingcommand=parsingcommand, dquote=dquote,
-                firstclose=firstclose,
-            )
-        finally:
-            self.vs_comsub_depth -= int(command)
-        if check:
-            self._vs_check_body(src[start : self._shell_input_line_index - 1], start)
+        if command:
+            # the body's end found as bash's reader finds it (vshell.syntax.lexemes):
+            # bashlex's own reader takes `$#` or `a#b` for a comment, the word `case` for a
+            # case statement, and a `)` in a here-document for the end
+            try:
+                end = scan.command_body_end(src, start)
+            except scan.ScanEOF:  # reported as bashlex reports it (see reader._convert_internal)
+                raise btok.MatchedPairError(
+                    self._line_number, "unexpected EOF while looking for matching ')'", self
+                ) from None
+            self._shell_input_line_index = end + 1
+            # its body must parse (reading it checks the substitutions nested in it)
+            self._vs_check_body(src[start:end], start)
+            return src[start : end + 1]
+        text: str = super()._parse_comsub(
+            doublequotes, open, close, parsingcommand=parsingcommand, dquote=dquote,
+            firstclose=firstclose,
+        )
         return text
 
     def _vs_check_body(self, body: str, offset: int) -> None:
