@@ -45,3 +45,34 @@ def test_unlink_drops_the_name_and_gives_the_bytes_back() -> None:
         v.unlink("/m/d")
     with pytest.raises(FileNotFoundError):
         v.open("/m/nodir/f", "wb")
+
+
+def test_appending_line_by_line_is_linear_and_every_reader_sees_the_bytes() -> None:
+    """The FakeFile holds the writers' buffer itself: a file written by many ``>>`` is
+    never copied whole per append (that made a log written line by line quadratic), and
+    pyfakefs's own view of the file (what the overlay store saves) has every byte."""
+    import time
+
+    backend = MemoryBackend()
+    v = VFS([Mount("/m", backend)])
+
+    def append(n: int) -> float:
+        t0 = time.perf_counter()
+        for i in range(n):
+            with v.open("/m/log", "ab") as f:
+                f.write(b"%07d %s\n" % (i, b"x" * 90))
+        return time.perf_counter() - t0
+
+    v.open("/m/log", "wb").close()
+    small = append(200)  # to a file under 20 KB
+    with v.open("/m/log", "ab") as f:
+        f.write(b"y" * (16 << 20))
+    big = append(200)  # to a 16 MB file: each append as cheap as before
+    assert big < 3 * small + 0.05, (small, big)
+    data = v.open("/m/log", "rb").read()
+    assert len(data) == 400 * 99 + (16 << 20) and data.endswith(b"%07d %s\n" % (199, b"x" * 90))
+    fobj = backend.fs.resolve("/log")
+    assert bytes(fobj.byte_contents) == data and v.stat("/m/log").st_size == len(data)
+    with v.open("/m/log", "r+b") as f:  # a writer in place changes what pyfakefs holds too
+        f.write(b"Z")
+    assert bytes(fobj.byte_contents)[:1] == b"Z" and v.open("/m/log", "rb").read(1) == b"Z"
