@@ -92,17 +92,9 @@ def run(inv: Invocation) -> int:
         except OSError as e:
             raise Exit(1, f"{tio.squote(ops[1])}: {tio.strerror(e)}") from None
     out = out_f or inv.stdout
-    if not (skip_f or skip_c or width is not None or icase) and group is None \
-            and all_rep is None:
-        try:
-            _whole_lines(inv, f, out, eol, count, repeated, unique)
-        except OSError as e:
-            raise Exit(1, f"{tio.squote(src)}: {tio.strerror(e)}") from None
-        finally:
-            tio.close_input(inv, f)
-            if out_f is not None:
-                out_f.close()
-        return 0
+    # whole lines without grouping modes: a plain loop (see _whole_lines)
+    plain = not (skip_f or skip_c or width is not None or icase) and group is None \
+        and all_rep is None
 
     def keyof(line: bytes) -> bytes:
         p = 0
@@ -163,6 +155,9 @@ def run(inv: Invocation) -> int:
     curkey: bytes | None = None
     n = 0
     try:
+        if plain:
+            _whole_lines(inv, f, out, eol, count, repeated, unique)
+            return 0
         for batch in tio.record_batches(inv, f, eol):
             for line in batch:
                 key = line if simple else keyof(line)

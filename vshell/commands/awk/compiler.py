@@ -440,16 +440,7 @@ class Compiler:
             f = st.fields
             if f is None:
                 f = st.fields = st.rsplit(st.record)
-            x = 0.0
-            if n <= len(f):
-                t = f[n - 1]
-                try:
-                    x = float(t)
-                except ValueError:
-                    x = str2num(t)
-                else:
-                    if x - x != 0 or "_" in t:
-                        x = str2num(t)
+            x = _field_number(f[n - 1]) if n <= len(f) else 0.0
             v = G[s]
             new = (v if type(v) is float else str2num(v)) + x  # type: ignore[arg-type]  # not a float: a str
             G[s] = new
@@ -464,17 +455,8 @@ class Compiler:
             total = v if type(v) is float else str2num(v)  # type: ignore[arg-type]  # not a float: a str
             for rec in records:
                 f = rsplit(rec)
-                x = 0.0
                 if n <= len(f):
-                    t = f[n - 1]
-                    try:
-                        x = float(t)
-                    except ValueError:
-                        x = str2num(t)
-                    else:
-                        if x - x != 0 or "_" in t:
-                            x = str2num(t)
-                total += x
+                    total += _field_number(f[n - 1])
             G[s] = total
 
         add_field.batch = add_batch  # type: ignore[attr-defined]  # read by Runner.fast_batch
@@ -491,16 +473,7 @@ class Compiler:
                     f = st.fields
                     if f is None:
                         f = st.fields = st.rsplit(st.record)
-                    if n <= len(f):
-                        s = f[n - 1]
-                        try:
-                            x = float(s)
-                        except ValueError:
-                            return str2num(s)
-                        if x - x != 0 or "_" in s:
-                            return str2num(s)
-                        return x
-                    return 0.0
+                    return _field_number(f[n - 1]) if n <= len(f) else 0.0
 
                 return field_num
         sv = self.field_str(node)
@@ -1260,3 +1233,15 @@ def _arith(op: str) -> Callable[[float, float], float]:
         "+": operator.add, "-": operator.sub, "*": operator.mul, "/": _div, "%": _mod,
         "^": _pow, "**": _pow,
     }[op]
+
+
+def _field_number(text: str) -> float:
+    """A field's value as a number, as ``str2num`` gives it: ``float()`` first (the usual
+    field), str2num for what float() reads otherwise than awk (inf, nan, ``1_0``) or not."""
+    try:
+        x = float(text)
+    except ValueError:
+        return str2num(text)
+    if x - x != 0 or "_" in text:
+        return str2num(text)
+    return x
