@@ -9,16 +9,36 @@ the same generated ``__init__`` (compiled on the class's first instance), ``__re
 ``__post_init__`` call, and :func:`replace`, :func:`fields` and :func:`is_record` — nothing
 else (no ordering, no slots, no keyword-only fields).  To :mod:`dataclasses` itself a record
 looks like a dataclass (``is_dataclass``, ``asdict``, ``replace`` work on it).
+
+It also holds :func:`cast` for the modules on the start-up path: they import nothing of
+:mod:`typing` at run time (its names live under ``if TYPE_CHECKING:``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if not TYPE_CHECKING:
+    # What typing's helpers do at run time, without importing typing (with the re, enum and
+    # collections it loads, about as much as the interpreter's own start): ``cast`` returns
+    # its value, ``overload`` and ``dataclass_transform`` leave the function as it is.
+    def cast(_type, value):
+        return value
+
+    def overload(func):
+        return func
+
+    def dataclass_transform(**_kwargs):
+        return overload
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform, overload
+    from typing import cast as cast  # vshell's modules import it from here (see above)
+
+    T = TypeVar("T")
 
 __all__ = ["FrozenInstanceError", "field", "fields", "is_record", "record", "replace"]
 
-T = TypeVar("T")
 _MISSING: Any = object()
 
 

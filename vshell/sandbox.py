@@ -9,21 +9,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
 
-from vshell.command import (
-    NAME_RE,
-    Cancelled,
-    CancelToken,
-    Command,
-    InputStream,
-    NestedRequest,
-    OutputStream,
-)
+from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
+from vshell.lazyre import re
 from vshell.limits import (
     DEFAULT_MAX_JOBS,
     DEFAULT_MEMORY_FS_LIMIT,
@@ -31,13 +21,17 @@ from vshell.limits import (
     DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TIMEOUT,
 )
-from vshell.records import record
+from vshell.records import cast, record
 from vshell.result import Outcome, Result
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     import asyncio
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from typing import Any
 
     from vshell.background import Job, JobTable
+    from vshell.command import InputStream, OutputStream
     from vshell.interp.shell import RunContext, Shell
     from vshell.interp.worker import Pool
     from vshell.net.client import PolicyClient

@@ -8,14 +8,16 @@ caller words.
 from __future__ import annotations
 
 import os
-import re
-from typing import TYPE_CHECKING, Any
 
 from vshell import __version__, limits
 from vshell.cli.shellflags import FlagError, ShellFlags, is_shell_flag_word
+from vshell.lazyre import re
 from vshell.records import field, record
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from vshell.sandbox import Sandbox
 
 

@@ -8,9 +8,12 @@ here (as Oils keeps its in ``core/vm.py``) lets every module import them downwar
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 
 from vshell.command import Cancelled
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "RECURSION_ROOM", "SHELL_NAMES", "AbortLine", "ExitShell", "LoopControl", "ReturnFromFunction",

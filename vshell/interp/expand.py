@@ -8,18 +8,20 @@ characters.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, cast
 
 from vshell.interp import limits
 from vshell.interp.assoc_order import bash_order
 from vshell.interp.fatal import UnboundError
 from vshell.interp.state import ShellError
+from vshell.records import cast
 from vshell.syntax import words as W
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from vshell.interp.expand_host import ExpansionHost
 
 # segment kinds
@@ -34,8 +36,9 @@ Seg = tuple[str, int]
 _GLOB_CHARS = frozenset("*?[")
 _TEXT = (W.Lit, W.Quoted)  # parts that are text: string_parts gives it as it is
 # a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
-# brace, tilde, glob or extglob character, nor a parenthesis
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+")
+# brace, tilde, glob or extglob character, nor a parenthesis (a set, not a regex: `raw and
+# PLAIN_CHARS.issuperset(raw)` is as quick, and keeps `re` off the start-up path)
+PLAIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,=+%@-")
 _PAT_SPECIAL = frozenset("*?[]\\!@+()|^-")  # "-": a quoted dash in [a\-z] is literal
 
 
@@ -96,9 +99,9 @@ class Expander:
         """Full expansion of command words into fields."""
         out: list[str] = []
         st = self.sh.state
-        plain = _PLAIN_WORD.fullmatch
+        plain = PLAIN_CHARS.issuperset
         for raw in raws:
-            if plain(raw):  # nothing to expand, split or glob: the word is its own field
+            if raw and plain(raw):  # nothing to expand, split or glob: the word is its field
                 out.append(raw)
                 continue
             items = [raw]
@@ -195,7 +198,7 @@ class Expander:
 
     def redirect_target(self, raw: str) -> str:
         """A redirection's file word: expanded; a glob must name exactly one file."""
-        if _PLAIN_WORD.fullmatch(raw):  # `>> /tmp/log`: the word itself
+        if raw and PLAIN_CHARS.issuperset(raw):  # `>> /tmp/log`: the word itself
             return raw
         if "{" in raw and self.sh.state.options.get("braceexpand"):
             from vshell.interp.braces import expand as brace_expand

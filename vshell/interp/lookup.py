@@ -8,11 +8,11 @@ look commands up (``command -p``, ``hash``, ``type``) import it downward.
 from __future__ import annotations
 
 import stat as _stat
-from typing import TYPE_CHECKING
 
 from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.host_tools import hint
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 

@@ -9,12 +9,9 @@ substitutions are new Shell objects over a copy of the state, sharing the run's
 from __future__ import annotations
 
 import io
-import re
 import threading
 import time
-from collections.abc import Callable
 from functools import partial
-from typing import IO, Any
 
 from vshell.command import (
     Cancelled,
@@ -39,10 +36,16 @@ from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.stages import Stages
 from vshell.interp.state import ShellError, ShellState, Var
 from vshell.interp.worker import pool_of
+from vshell.lazyre import lazy_compile
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
-_VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import IO, Any
+
+_VERBOSE_SET = lazy_compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
 
 _ARITH: Any = None  # vshell.interp.arith, imported on the first arithmetic (every loop has some)
@@ -243,7 +246,7 @@ class Shell:
         from vshell.syntax.parser import parse_partial
 
         if self.state.aliases or "alias" in source or self.state.options.get("verbose") or (
-                _VERBOSE_SET.search(source)):
+                "set" in source and _VERBOSE_SET.search(source)):
             return self._run_source_by_line(source, name=name, top=top, first_line=first_line)
         script, error = parse_partial(source, first_line)
         status = self._run_items(script.items, source)

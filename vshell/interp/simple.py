@@ -4,14 +4,13 @@ a function, a shell builtin, a vshell command, or a script on ``PATH`` in the VF
 
 from __future__ import annotations
 
-import re
 import stat as _stat
-from typing import TYPE_CHECKING, Any
 
 from vshell.interp import fdscope, redirect
 from vshell.interp.assign import assign
 from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.control import SHELL_NAMES, AbortLine, ExitShell, ReturnFromFunction, SigPipe
+from vshell.interp.expand import PLAIN_CHARS
 from vshell.interp.limits import MemoryLimitError
 from vshell.interp.lookup import (
     VSHELL_COMMAND,
@@ -22,16 +21,24 @@ from vshell.interp.lookup import (
 )
 from vshell.interp.quoting import xtrace_quote
 from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
+from vshell.lazyre import lazy_compile
 from vshell.syntax import ast
 from vshell.syntax.words import BadSubst
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from vshell.interp.shell import Fds, Shell
 
 DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
-# a word of these characters expands to itself (as expand._PLAIN_WORD), and so does a lone
-# bracket, no pattern (`[ -f x ]`)
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+|\[|\]")
+
+
+def _plain_word(raw: str) -> bool:
+    """A word of expand's PLAIN_CHARS expands to itself, and so does a lone bracket, no
+    pattern (`[ -f x ]`)."""
+    return raw in ("[", "]") or (raw != "" and PLAIN_CHARS.issuperset(raw))
+
 
 _COMPOUND: Any = None  # vshell.interp.compound, imported on the first function call
 
@@ -166,7 +173,7 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
                 out.extend(ex.words([raw]))
         return out
     raws = [w.raw for w in words]
-    if all(map(_PLAIN_WORD.fullmatch, raws)):  # whatever the state: kept on the node
+    if all(map(_plain_word, raws)):  # whatever the state: kept on the node
         cmd.__dict__["plain_argv"] = raws
         return list(raws)
     return ex.words(raws)
@@ -188,7 +195,7 @@ class _DeclArg(str):
         return obj
 
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+_ASSIGNMENT = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 
 
 def _assignment_split(raw: str) -> int | None:

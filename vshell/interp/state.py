@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from vshell.interp.control import ShellError
 from vshell.interp.limits import hold
-from vshell.records import field, record
+from vshell.records import cast, field, record
 from vshell.syntax import ast
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     import random
+    from collections.abc import Iterator
+    from typing import Any
 
     from vshell.vfs.memory import Hold, MemoryBudget
 
@@ -188,18 +189,36 @@ class Frame:
         return f"Frame({self.name!r}, {self.locals!r}, {self.positional!r})"
 
 
-class CallEntry(NamedTuple):
+class CallEntry(tuple):  # (name, file, line, is_function)
     """One level of bash's call stack: a function call or a ``source``.
 
     ``file`` is where the function was defined (or the file sourced); ``line`` the line
     of the caller that made the call.  FUNCNAME, BASH_SOURCE, BASH_LINENO and ``caller``
-    are read from these.  (A tuple: one is made for every function call.)
+    are read from these.  (A tuple: one is made for every function call.  Written out,
+    not a typing.NamedTuple: that would import typing, and build the class with an
+    ``exec``, on every start-up.)
     """
 
-    name: str
-    file: str
-    line: int
-    is_function: bool = True
+    __slots__ = ()
+
+    def __new__(cls, name: str, file: str, line: int, is_function: bool = True) -> CallEntry:
+        return tuple.__new__(cls, (name, file, line, is_function))
+
+    @property
+    def name(self) -> str:
+        return self[0]
+
+    @property
+    def file(self) -> str:
+        return self[1]
+
+    @property
+    def line(self) -> int:
+        return self[2]
+
+    @property
+    def is_function(self) -> bool:
+        return self[3]
 
 
 class ShellState:

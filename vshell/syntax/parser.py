@@ -7,10 +7,9 @@ time; a syntax error stops the reading, and the commands before it are complete.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from vshell.syntax import ast
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.syntax.adapter import Adapter
 

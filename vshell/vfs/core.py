@@ -16,11 +16,9 @@ import os
 import stat as st
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, BinaryIO, TypeVar, cast
 
-from vshell.records import record
-from vshell.vfs.backend import Backend, Ctx, Parts, normalize_mode
+from vshell.records import cast, record
+from vshell.vfs.backend import Ctx, Parts, normalize_mode
 from vshell.vfs.bindir import COMMAND_DIRS, CommandDir
 from vshell.vfs.boundary import Boundaries, compute_boundaries, host_dir_of
 from vshell.vfs.deny import DenyRules
@@ -38,6 +36,15 @@ from vshell.vfs.links import relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts, split_path
 from vshell.vfs.stats import make_stat, with_counts
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import Any, BinaryIO, TypeVar
+
+    from vshell.vfs.protocol import Backend
+
+    _Op = TypeVar("_Op", bound=Callable[..., Any])
 
 __all__ = ["VFS", "DirEntry", "Mount"]
 
@@ -146,7 +153,6 @@ _hops = threading.local()
 _MAX_HOPS = 40
 
 
-_Op = TypeVar("_Op", bound=Callable[..., Any])
 
 
 class _TreeTooLarge(Exception):
@@ -197,7 +203,7 @@ def _follows_cross_mount(fn: _Op) -> _Op:
             finally:
                 _hops.n = depth
 
-    return cast(_Op, wrapper)
+    return cast("_Op", wrapper)
 
 
 def _no_guard(parts: Parts) -> None:
@@ -229,7 +235,7 @@ def _counted(fn: _Op) -> _Op:
         finally:
             self._changes.bump()
 
-    return cast(_Op, wrapper)
+    return cast("_Op", wrapper)
 
 
 class VFS:

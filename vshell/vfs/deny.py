@@ -12,10 +12,12 @@ every walk step, so a pattern like ``*a*a*a*a*b`` must never backtrack.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from vshell.records import field, record
 from vshell.text.segglob import ANY_SEGMENTS, SegmentGlob
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["DenyPattern", "DenyRules", "parse_deny"]
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["make_stat", "to_stat_result", "with_counts"]
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import stat as _stat
-from typing import TYPE_CHECKING
 
 from vshell.interp.builtins.base import is_enabled_builtin, out
 from vshell.interp.builtins.opts import OptionError, parse_flags, parse_options
 from vshell.interp.lookup import VSHELL_COMMAND, not_found, resolve_command
 from vshell.syntax.reserved import KEYWORDS
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
