@@ -1,8 +1,6 @@
 """``python -m vshell``."""
 
-import sys
-
-from vshell.cli.main import main
+from vshell.cli.main import console
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -202,6 +202,9 @@ def _shell_names() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
 
 
 def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
+    commands = list(commands)
+    if not commands:  # the usual case: nothing to check, and no table to import
+        return {}
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
 

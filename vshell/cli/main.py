@@ -10,6 +10,7 @@ vshell changes|diff|discard --overlay DIR;  vshell sync --overlay DIR [PATH...]
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -85,6 +86,22 @@ timeout stops a run; 130 on SIGINT; 143 on SIGTERM.
 
 
 REVIEW_COMMANDS = ("changes", "diff", "sync", "discard")
+
+
+def console() -> None:
+    """The ``vshell`` command and ``python -m vshell``: :func:`main`, then exit with its status.
+
+    The interpreter's exit collects garbage over the whole heap, every module's objects
+    included: about 3 ms, a tenth of ``vshell -c true``.  So what exists before ``main``
+    (modules, nothing a run leaves behind) is frozen, out of every collection; after it
+    the run's own garbage is collected, finalizers and all, as the exit would, and the rest
+    frozen too: the exit's collections have nothing left to walk.
+    """
+    gc.freeze()
+    status = main()
+    gc.collect()
+    gc.freeze()
+    sys.exit(status)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,8 +11,6 @@ from __future__ import annotations
 from operator import itemgetter
 
 from vshell.interp import limits
-from vshell.interp.assoc_order import bash_order
-from vshell.interp.fatal import UnboundError
 from vshell.interp.state import ShellError
 from vshell.records import cast
 from vshell.syntax import words as W
@@ -22,7 +20,22 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from vshell.interp.assoc_order import bash_order
     from vshell.interp.expand_host import ExpansionHost
+    from vshell.interp.fatal import UnboundError
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def bash_order(*args, **kwargs):
+        global bash_order
+        from vshell.interp.assoc_order import bash_order
+
+        return bash_order(*args, **kwargs)
+
+    def UnboundError(*args, **kwargs):
+        global UnboundError
+        from vshell.interp.fatal import UnboundError
+
+        return UnboundError(*args, **kwargs)
+
 
 # segment kinds
 LIT = 0  # unquoted text from the source: globbed, not split

@@ -31,9 +31,7 @@ from vshell.interp.control import (
     background_status,
     make_recursion_room,
 )
-from vshell.interp.dispatch import call_command
 from vshell.interp.expand import Expander, ExpansionError
-from vshell.interp.stages import Stages
 from vshell.interp.state import ShellError, ShellState, Var
 from vshell.interp.worker import pool_of
 from vshell.lazyre import lazy_compile
@@ -44,6 +42,22 @@ TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import IO, Any
+
+    from vshell.interp.dispatch import call_command
+    from vshell.interp.stages import Stages
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def call_command(*args, **kwargs):
+        global call_command
+        from vshell.interp.dispatch import call_command
+
+        return call_command(*args, **kwargs)
+
+    def Stages(*args, **kwargs):
+        global Stages
+        from vshell.interp.stages import Stages
+
+        return Stages(*args, **kwargs)
+
 
 _VERBOSE_SET = lazy_compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import stat as _stat
 
 from vshell.interp import fdscope, redirect
-from vshell.interp.assign import assign
 from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.control import SHELL_NAMES, AbortLine, ExitShell, ReturnFromFunction, SigPipe
 from vshell.interp.expand import PLAIN_CHARS
@@ -19,7 +18,6 @@ from vshell.interp.lookup import (
     resolve_command,
     system_path_command,
 )
-from vshell.interp.quoting import xtrace_quote
 from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
 from vshell.lazyre import lazy_compile
 from vshell.syntax import ast
@@ -29,7 +27,22 @@ TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from vshell.interp.assign import assign
+    from vshell.interp.quoting import xtrace_quote
     from vshell.interp.shell import Fds, Shell
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def assign(*args, **kwargs):
+        global assign
+        from vshell.interp.assign import assign
+
+        return assign(*args, **kwargs)
+
+    def xtrace_quote(*args, **kwargs):
+        global xtrace_quote
+        from vshell.interp.quoting import xtrace_quote
+
+        return xtrace_quote(*args, **kwargs)
+
 
 DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
 

@@ -31,7 +31,6 @@ from vshell.vfs.devices import (
     open_stream,
 )
 from vshell.vfs.errors import CrossMount, Rerouted, fs_error, rename_error
-from vshell.vfs.fifo import Fifo
 from vshell.vfs.links import relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts, split_path
@@ -45,6 +44,14 @@ if TYPE_CHECKING:
     from vshell.vfs.protocol import Backend
 
     _Op = TypeVar("_Op", bound=Callable[..., Any])
+    from vshell.vfs.fifo import Fifo
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def Fifo(*args, **kwargs):
+        global Fifo
+        from vshell.vfs.fifo import Fifo
+
+        return Fifo(*args, **kwargs)
+
 
 __all__ = ["VFS", "DirEntry", "Mount"]
 
