@@ -14,7 +14,7 @@ import os
 import time
 from time import monotonic as _monotonic  # CancelToken.reason, asked at every command
 
-from vshell.lazyre import lazy_compile
+from vshell.lazy import lazy_compile
 from vshell.records import field, record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up

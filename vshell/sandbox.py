@@ -13,7 +13,7 @@ import threading
 import time
 
 from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
-from vshell.lazyre import re
+from vshell.lazy import re
 from vshell.limits import (
     DEFAULT_MAX_JOBS,
     DEFAULT_MEMORY_FS_LIMIT,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from vshell import __version__, limits
-from vshell.lazyre import re
+from vshell.lazy import re
 from vshell.records import field, record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up

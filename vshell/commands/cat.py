@@ -13,7 +13,7 @@ from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, quotef, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
-from vshell.lazyre import re
+from vshell.lazy import re
 
 HELP = help_text("cat")
 

@@ -7,7 +7,7 @@ builtins (``declare -a a=(…)``), which both import it.
 from __future__ import annotations
 
 from vshell.interp.control import ShellError
-from vshell.lazyre import lazy_compile
+from vshell.lazy import lazy_compile
 from vshell.records import cast
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up

@@ -12,8 +12,8 @@ from operator import itemgetter
 
 from vshell.interp import limits
 from vshell.interp.state import ShellError
+from vshell.lazy import lazy_module
 from vshell.records import cast
-from vshell.syntax import words as W
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from vshell.interp.assoc_order import bash_order
     from vshell.interp.expand_host import ExpansionHost
     from vshell.interp.fatal import UnboundError
+    from vshell.syntax import words as W
 else:  # imported at first use (start-up): a stand-in puts the real one in its place
     def bash_order(*args, **kwargs):
         global bash_order
@@ -36,6 +37,8 @@ else:  # imported at first use (start-up): a stand-in puts the real one in its p
 
         return UnboundError(*args, **kwargs)
 
+    W = lazy_module("vshell.syntax.words")  # the word lexer: a word that is not plain
+
 
 # segment kinds
 LIT = 0  # unquoted text from the source: globbed, not split
@@ -47,7 +50,6 @@ _first = itemgetter(0)
 Seg = tuple[str, int]
 
 _GLOB_CHARS = frozenset("*?[")
-_TEXT = (W.Lit, W.Quoted)  # parts that are text: string_parts gives it as it is
 # a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
 # brace, tilde, glob or extglob character, nor a parenthesis (a set, not a regex: `raw and
 # PLAIN_CHARS.issuperset(raw)` is as quick, and keeps `re` off the start-up path)
@@ -196,7 +198,8 @@ class Expander:
                         return value or ""
             elif t0 is W.ArithSub:
                 arith_parts = p0.parts
-                if len(arith_parts) == 1 and type(arith_parts[0]) in _TEXT:  # $((n+1)): no $
+                # $((n+1)): no $ (a Lit or Quoted part is text, as string_parts gives it)
+                if len(arith_parts) == 1 and type(arith_parts[0]) in (W.Lit, W.Quoted):
                     return str(self.sh.arith(arith_parts[0].text, p0.raw))
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
         if len(segs) > 1:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from vshell.lazyre import lazy_compile, re
+from vshell.lazy import lazy_compile, re
 
 _SAFE = lazy_compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
 _NEEDS_ANSI = lazy_compile(r"[\x00-\x1f\x7f\udc80-\udcff]")

@@ -34,9 +34,9 @@ from vshell.interp.control import (
 from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState, Var
 from vshell.interp.worker import pool_of
-from vshell.lazyre import lazy_compile
+from vshell.lazy import lazy_compile
 from vshell.syntax import ast
-from vshell.syntax.words import BadSubst
+from vshell.syntax.parser import BadSubst
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:

@@ -19,9 +19,9 @@ from vshell.interp.lookup import (
     system_path_command,
 )
 from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
-from vshell.lazyre import lazy_compile
+from vshell.lazy import lazy_compile
 from vshell.syntax import ast
-from vshell.syntax.words import BadSubst
+from vshell.syntax.parser import BadSubst
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ scheme up to ``0x7FFFFFFF``, nothing above).
 
 from __future__ import annotations
 
-from vshell.lazyre import lazy_compile
+from vshell.lazy import lazy_compile
 from vshell.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
