@@ -18,6 +18,7 @@ from vshell.syntax import ast
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    import _random
     import random
     from collections.abc import Iterator
     from typing import Any
@@ -250,7 +251,9 @@ class ShellState:
         self.start_time = time.monotonic()
         self.seconds_base = 0
         # $RANDOM's generator, made when first used: `random` stays off the start-up path
-        self._rng: random.Random | None = None
+        # (a _random.Random, the same stream without random.py's methods, while only
+        # subshells have drawn their seeds from it: see _next_seed)
+        self._rng: random.Random | _random.Random | None = None
         self._rng_seed: float | None = None  # None: seeded from the OS (a fresh session)
         self._lineno = 1
         self.lineno_frozen = 0  # >0 while a trap runs: $LINENO keeps the trapped line
@@ -286,11 +289,25 @@ class ShellState:
     def random(self) -> random.Random:
         """The generator behind $RANDOM (seeded by assigning RANDOM)."""
         rng = self._rng
-        if rng is None:
+        if rng is None or type(rng).__module__ == "_random":
             import random
 
-            rng = self._rng = random.Random(self._rng_seed)
-        return rng
+            full = random.Random(self._rng_seed)
+            if rng is not None:  # subshells drew from the bare generator: go on from there
+                full.setstate((random.Random.VERSION, rng.getstate(), None))
+            rng = self._rng = full
+        return cast("random.Random", rng)  # the bare generator was replaced just above
+
+    def _next_seed(self) -> float:
+        """The next draw of $RANDOM's generator, a subshell's seed.  Until $RANDOM is read,
+        the generator is _random's (what random.Random is built on: the same sequence), so a
+        pipeline does not import random.py and what it imports."""
+        rng = self._rng
+        if rng is None:
+            import _random
+
+            rng = self._rng = _random.Random(self._rng_seed)
+        return rng.random()
 
     @property
     def lineno(self) -> int:
@@ -338,7 +355,7 @@ class ShellState:
         # the copy's generator is seeded from the parent's now (so the parent's sequence moves
         # on as before) but made only when used: most subshells never read $RANDOM
         new._rng = None
-        new._rng_seed = self.random.random()
+        new._rng_seed = self._next_seed()
         new.bashpid = self.new_pid()
         if self.holds:  # a charged variable is the parent's alone (see Owner)
             for scope, into in zip([self.globals, *(f.locals for f in self.frames)],
