@@ -1,6 +1,10 @@
 """``python -m vshell``."""
 
-from vshell.cli.main import console
-
 if __name__ == "__main__":
+    import gc
+
+    gc.disable()  # while vshell.cli.main is imported; console() turns it back on (see there)
+
+    from vshell.cli.main import console
+
     console()

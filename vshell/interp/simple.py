@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import stat as _stat
 
-from vshell.interp import fdscope, redirect
+from vshell.interp import fdscope
 from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.control import SHELL_NAMES, AbortLine, ExitShell, ReturnFromFunction, SigPipe
 from vshell.interp.expand import PLAIN_CHARS
@@ -19,7 +19,7 @@ from vshell.interp.lookup import (
     system_path_command,
 )
 from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
-from vshell.lazy import lazy_compile
+from vshell.lazy import lazy_compile, lazy_module
 from vshell.syntax import ast
 from vshell.syntax.parser import BadSubst
 
@@ -27,6 +27,7 @@ TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from vshell.interp import redirect
     from vshell.interp.assign import assign
     from vshell.interp.quoting import xtrace_quote
     from vshell.interp.shell import Fds, Shell
@@ -42,6 +43,8 @@ else:  # imported at first use (start-up): a stand-in puts the real one in its p
         from vshell.interp.quoting import xtrace_quote
 
         return xtrace_quote(*args, **kwargs)
+
+    redirect = lazy_module("vshell.interp.redirect")  # a command with a redirection asks
 
 
 DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
@@ -114,7 +117,8 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
             opened.clear()
         return status
     finally:
-        redirect.close_all(opened)
+        if opened:
+            redirect.close_all(opened)
 
 
 def _runs_in_shell(sh: Shell, name: str) -> bool:
@@ -249,7 +253,8 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                 return _fail(sh, e)
             sh.fds = fdscope.restore(sh, sh.fds, done, start)
     finally:
-        redirect.close_all(opened)
+        if opened:
+            redirect.close_all(opened)
     if sh.last_cmdsub_status is not None:
         status = sh.last_cmdsub_status
     return status
