@@ -337,7 +337,7 @@ class Sandbox:
     def _command_names(self) -> list[str]:
         """What /usr/bin and /bin list: every command this session runs as a program."""
         from vshell import commands as shipped
-        from vshell.interp.builtins.resolve import COREUTILS_TWINS
+        from vshell.interp.builtins.registry import COREUTILS_TWINS
 
         return [*shipped.names(), *self._commands, *COREUTILS_TWINS, "sh", "bash"]
 

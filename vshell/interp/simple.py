@@ -364,7 +364,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
             sh.err(f"{path}: No such file or directory")
             return 127
         return run_script_file(sh, path, name, args, env, fds)
-    from vshell.interp.builtins.resolve import COREUTILS_TWINS
+    from vshell.interp.builtins.registry import COREUTILS_TWINS
 
     if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
         sh.state.hash[name] = [VSHELL_COMMAND, 1]

@@ -27,7 +27,7 @@ from vshell.vfs.errors import CrossMount, Rerouted, fs_error, rename_error
 from vshell.vfs.links import relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts, split_path
-from vshell.vfs.stats import make_stat, with_counts
+from vshell.vfs.stats import crc32, make_stat, with_counts
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
@@ -554,8 +554,6 @@ class VFS:
         return mount, rel, self._ctx[mount.vpath]
 
     def _syn_stat(self, parts: Parts, mode: int = _SYN_DIR_MODE, size: int = 0) -> os.stat_result:
-        from zlib import crc32  # off the start-up path
-
         ino = crc32(join_parts(parts).encode()) | 1
         nlink = 2 if st.S_ISDIR(mode) else 1
         boot = self._boot_ns

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 
 _M = "vshell.interp."
 
+# builtins that also exist as programs in /usr/bin and /bin: `type -a echo` lists both, as
+# bash does (here, not in builtins.resolve, so listing /bin imports no builtin's module)
+COREUTILS_TWINS = frozenset(("echo", "printf", "test", "[", "kill", "pwd", "true", "false"))
+
 TABLE: dict[str, str] = {
     ":": "builtins.echo:b_true",
     "true": "builtins.echo:b_true",
