@@ -171,12 +171,13 @@ def test_a_one_line_script_starts_without_the_parser_library() -> None:
 # Off the path of a script of plain simple commands (issue 19): the standard library's slow
 # imports (typing and re with the enum, functools and sre compiler they load, signal's
 # enums, random, math, zlib...) and the parts of vshell such a script never asks for (the
-# Protocol modules, the host backend, /dev, FIFOs, deny globs, the word lexer, redirections).
+# Protocol modules, the host backend, /dev, FIFOs, deny globs, the expander and the word
+# lexer, redirections).
 NOT_FOR_PLAIN_WORDS = (
     "typing", "re", "signal", "random", "math", "zlib", "contextlib", "weakref", "importlib",
     "warnings", "unicodedata", "vshell.protocols", "vshell.vfs.protocol",
     "vshell.vfs.host", "vshell.vfs.devices", "vshell.vfs.fifo", "vshell.text.segglob",
-    "vshell.syntax.words", "vshell.syntax.lexemes", "vshell.text.escapes",
+    "vshell.interp.expand", "vshell.syntax.words", "vshell.syntax.lexemes", "vshell.text.escapes",
     "vshell.cli.shellflags", "vshell.interp.redirect", "vshell.interp.builtins.resolve",
 )
 # ... and for `true`, a builtin on its own: no command table, pipeline or command call

@@ -11,6 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from vshell.interp import limits
+from vshell.interp.control import PLAIN_CHARS
 from vshell.interp.state import ShellError
 from vshell.lazy import lazy_module
 from vshell.records import cast
@@ -50,10 +51,6 @@ _first = itemgetter(0)
 Seg = tuple[str, int]
 
 _GLOB_CHARS = frozenset("*?[")
-# a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
-# brace, tilde, glob or extglob character, nor a parenthesis (a set, not a regex: `raw and
-# PLAIN_CHARS.issuperset(raw)` is as quick, and keeps `re` off the start-up path)
-PLAIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,=+%@-")
 _PAT_SPECIAL = frozenset("*?[]\\!@+()|^-")  # "-": a quoted dash in [a\-z] is literal
 
 

@@ -31,7 +31,6 @@ from vshell.interp.control import (
     background_status,
     make_recursion_room,
 )
-from vshell.interp.expand import Expander, ExpansionError
 from vshell.interp.state import ShellError, ShellState, Var
 from vshell.interp.worker import pool_of
 from vshell.lazy import lazy_compile
@@ -44,6 +43,7 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from vshell.interp.dispatch import call_command
+    from vshell.interp.expand import Expander, ExpansionError
     from vshell.interp.stages import Stages
 else:  # imported at first use (start-up): a stand-in puts the real one in its place
     def call_command(*args, **kwargs):
@@ -57,6 +57,13 @@ else:  # imported at first use (start-up): a stand-in puts the real one in its p
         from vshell.interp.stages import Stages
 
         return Stages(*args, **kwargs)
+
+    def __getattr__(name):  # ExpansionError, in __all__: from the expander, at first use
+        if name == "ExpansionError":
+            from vshell.interp.expand import ExpansionError
+
+            return ExpansionError
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _VERBOSE_SET = lazy_compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
@@ -109,16 +116,32 @@ _PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribu
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
 
 
+class _ExpanderSlot:
+    """``Shell.expander``, made at its first use and then an attribute of the shell: a
+    script of plain words expands nothing, and vshell.interp.expand is a large import."""
+
+    def __get__(self, sh: Shell | None, owner: type | None = None) -> Any:
+        if sh is None:
+            return self
+        from vshell.interp.expand import Expander
+
+        expander = sh.__dict__["expander"] = Expander(sh)
+        return expander
+
+
 class Shell:
     """One shell: state + descriptors, running AST nodes."""
 
     permanent_fds: Fds  # set by `exec >file` (no command): the run keeps those descriptors
+    if TYPE_CHECKING:
+        expander: Expander
+    else:
+        expander = _ExpanderSlot()
 
     def __init__(self, ctx: RunContext, state: ShellState, fds: Fds) -> None:
         self.ctx = ctx
         self.state = state
         self.fds = fds
-        self.expander = Expander(self)
         self.errexit_quiet = 0  # >0 while running a condition (if/while/&&/||/!)
         self.loop_depth = 0
         self.func_depth = 0
@@ -129,7 +152,7 @@ class Shell:
         if state.arith_hook is None:
             state.arith_hook = self._arith_plain
         if state.word_hook is None:
-            state.word_hook = self.expander.word
+            state.word_hook = self._word_hook
         if state.warn_hook is None:
             state.warn_hook = self.err
 
@@ -138,7 +161,7 @@ class Shell:
         """A subshell: a copy of the state, sharing the run."""
         sh = Shell(self.ctx, self.state.subshell(), dict(self.fds if fds is None else fds))
         sh.state.arith_hook = sh._arith_plain
-        sh.state.word_hook = sh.expander.word
+        sh.state.word_hook = sh._word_hook
         sh.state.warn_hook = sh.err
         sh.is_subshell = True
         sh.loop_depth = self.loop_depth
@@ -912,6 +935,14 @@ class Shell:
 
     def _arith_plain(self, text: str) -> int:
         return self.arith(self.expander.arith_text(text), text)
+
+    def _word_hook(self, text: str) -> str:
+        """The state's word_hook (a subscript's expansion) until its first call, which puts
+        the expander's own ``word`` in its place (the expander is made at first use)."""
+        word = self.expander.word
+        if self.state.word_hook == self._word_hook:
+            self.state.word_hook = word
+        return word(text)
 
     @property
     def arith_ctx(self) -> Any:

@@ -8,8 +8,14 @@ import stat as _stat
 
 from vshell.interp import fdscope
 from vshell.interp.builtins import registry as builtins_registry
-from vshell.interp.control import SHELL_NAMES, AbortLine, ExitShell, ReturnFromFunction, SigPipe
-from vshell.interp.expand import PLAIN_CHARS
+from vshell.interp.control import (
+    PLAIN_CHARS,
+    SHELL_NAMES,
+    AbortLine,
+    ExitShell,
+    ReturnFromFunction,
+    SigPipe,
+)
 from vshell.interp.limits import MemoryLimitError
 from vshell.interp.lookup import (
     VSHELL_COMMAND,
@@ -170,11 +176,11 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
     known = cmd.__dict__.get("plain_argv")
     if known is not None:  # words that expand to themselves, found so once for this node
         return list(known)
-    ex = sh.expander
     first = words[0].raw
     if first in DECLARATION_BUILTINS or (first == "builtin" and len(words) > 1
                                          and words[1].raw in DECLARATION_BUILTINS):
         # declaration builtins: NAME=value arguments are expanded like assignments
+        ex = sh.expander
         out = ex.words([first])
         for w in words[1:]:
             raw = w.raw
@@ -193,7 +199,7 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
     if all(map(_plain_word, raws)):  # whatever the state: kept on the node
         cmd.__dict__["plain_argv"] = raws
         return list(raws)
-    return ex.words(raws)
+    return sh.expander.words(raws)
 
 
 class _DeclArg(str):
