@@ -1,8 +1,10 @@
 """``python -m vshell``."""
 
-import sys
-
-from vshell.cli.main import main
-
 if __name__ == "__main__":
-    sys.exit(main())
+    import gc
+
+    gc.disable()  # while vshell.cli.main is imported; console() turns it back on (see there)
+
+    from vshell.cli.main import console
+
+    console()

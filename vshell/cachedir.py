@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -10,22 +10,27 @@ for a BrokenPipeError or a closed stream) ends it with status 141.
 from __future__ import annotations
 
 import errno as _errno
-import math
 import os
-import re
 import time
-from collections.abc import Callable, Mapping
 from time import monotonic as _monotonic  # CancelToken.reason, asked at every command
-from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from vshell.lazy import lazy_compile
 from vshell.records import field, record
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import IO, Any, TypeAlias
+
+    from vshell.protocols import HTTPClient as HTTPClient
+    from vshell.protocols import InputStream as InputStream
+    from vshell.protocols import OutputStream as OutputStream
+    from vshell.protocols import PythonOptions as PythonOptions
     from vshell.result import Result
     from vshell.vfs import VFS
-    from vshell.vfs.memory import MemoryBudget
 
-NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+_INF = float("inf")  # math.inf (the math module is one more import at start-up)
+NAME_RE = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
 class Exit(Exception):
@@ -57,7 +62,7 @@ class _Held:
 
     def __init__(self) -> None:
         self.starts: list[Callable[[], object]] = []
-        self.due = math.inf  # from then on a check() starts it all too
+        self.due = _INF  # from then on a check() starts it all too
 
 
 class CancelToken:
@@ -97,7 +102,7 @@ class CancelToken:
         if held.starts and time.monotonic() >= held.due:
             self.start_held()
 
-    def hold(self, start: Callable[[], object], after: float = math.inf) -> None:
+    def hold(self, start: Callable[[], object], after: float = _INF) -> None:
         """Note work held back until a thread of the run would wait: :meth:`waiting` calls
         ``start`` (which starts it and calls :meth:`unhold`), and so does a :meth:`check`
         ``after`` seconds from now (output a later stage shows keeps flowing while an
@@ -114,7 +119,7 @@ class CancelToken:
         except ValueError:
             pass
         if not held.starts:
-            held.due = math.inf
+            held.due = _INF
 
     @property
     def holding(self) -> bool:
@@ -187,41 +192,6 @@ class _ChildToken(CancelToken):
     def own_timeout(self) -> bool:
         """True when this token's own deadline, not the parent, stopped the run."""
         return self._parent.reason is None and super().reason is not None
-
-
-class InputStream(Protocol):
-    def read(self, n: int = -1, /) -> bytes: ...
-    def readline(self, limit: int = -1, /) -> bytes: ...
-
-
-class OutputStream(Protocol):
-    def write(self, data: bytes, /) -> int: ...
-    def flush(self) -> None: ...
-
-
-class HTTPClient(Protocol):
-    """``inv.http``: the sandbox's policy-checked httpx client (``vshell.net.PolicyClient``).
-
-    Commands build a request, send it, and may take a copy trusting one more CA (curl's
-    ``--cacert``), which they close; the requests and responses are httpx's own.
-    """
-
-    def build_request(self, method: str, url: Any, *, content: Any = ..., files: Any = ...,
-                      headers: Any = ..., timeout: Any = ...) -> Any: ...
-    def send(self, request: Any, *, stream: bool = ..., follow_redirects: bool = ...
-             ) -> Any: ...
-    def with_ca(self, cadata: str) -> HTTPClient: ...
-    def close(self) -> None: ...
-
-
-class PythonOptions(Protocol):
-    """``inv.python``: what the ``python`` command reads, the per-guest memory cap (None:
-    the runtime's default) and the sandbox's budget every guest's memory is charged to."""
-
-    @property
-    def memory_limit(self) -> int | None: ...
-    @property
-    def memory_budget(self) -> MemoryBudget | None: ...
 
 
 @record
@@ -431,7 +401,7 @@ def describe_oserror(exc: OSError) -> str:
     return text
 
 
-RunFunc = Callable[[Invocation], "int | None"]
+RunFunc: TypeAlias = "Callable[[Invocation], int | None]"
 
 
 @record(frozen=True)
@@ -452,3 +422,14 @@ def command(name: str, description: str) -> Callable[[RunFunc], Command]:
     return wrap
 
 
+if not TYPE_CHECKING:  # (to mypy the names are the imports above)
+
+    def __getattr__(name: str) -> object:
+        """The contract's Protocol classes (InputStream, OutputStream, HTTPClient,
+        PythonOptions), from :mod:`vshell.protocols` on first use: they need typing, which
+        the start-up path never imports."""
+        if name in ("InputStream", "OutputStream", "HTTPClient", "PythonOptions"):
+            from vshell import protocols
+
+            return getattr(protocols, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,8 +8,7 @@ for its own reader.  Imports nothing of vshell but records.
 
 from __future__ import annotations
 
-import re
-
+from vshell.lazy import re
 from vshell.records import record
 
 DEFAULT_TIMEOUT = 30.0

@@ -9,7 +9,10 @@ subclass; what is the same lives here once.
 from __future__ import annotations
 
 import io
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _End(io.RawIOBase):

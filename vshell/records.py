@@ -9,16 +9,36 @@ the same generated ``__init__`` (compiled on the class's first instance), ``__re
 ``__post_init__`` call, and :func:`replace`, :func:`fields` and :func:`is_record` — nothing
 else (no ordering, no slots, no keyword-only fields).  To :mod:`dataclasses` itself a record
 looks like a dataclass (``is_dataclass``, ``asdict``, ``replace`` work on it).
+
+It also holds :func:`cast` for the modules on the start-up path: they import nothing of
+:mod:`typing` at run time (its names live under ``if TYPE_CHECKING:``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if not TYPE_CHECKING:
+    # What typing's helpers do at run time, without importing typing (with the re, enum and
+    # collections it loads, about as much as the interpreter's own start): ``cast`` returns
+    # its value, ``overload`` and ``dataclass_transform`` leave the function as it is.
+    def cast(_type, value):
+        return value
+
+    def overload(func):
+        return func
+
+    def dataclass_transform(**_kwargs):
+        return overload
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform, overload
+    from typing import cast as cast  # vshell's modules import it from here (see above)
+
+    T = TypeVar("T")
 
 __all__ = ["FrozenInstanceError", "field", "fields", "is_record", "record", "replace"]
 
-T = TypeVar("T")
 _MISSING: Any = object()
 
 
@@ -95,22 +115,87 @@ def _init_source(fields: list[_Field], frozen: bool, post_init: bool) -> tuple[s
     return source, env
 
 
-def _deferred_init(cls: type, fields: list[_Field], frozen: bool) -> Callable[..., None]:
-    """An ``__init__`` that compiles the real one on the first instance, then steps aside.
+# A record class's first instances are made by one generic ``__init__`` that binds the
+# arguments as the generated one would; the class compiles its own at the instance after
+# these.  Compiling costs ~150 µs a class in a fresh process (12 classes make 2 ms of a
+# ``vshell -c true``), binding generically a few µs an instance.
+_GENERIC_INSTANCES = 8
 
-    Compiling costs ~30 µs a class, and most record classes are never instantiated in a
-    short ``vshell -c`` run.
-    """
+
+def _bind(fields: list[_Field], args: tuple[Any, ...], kwargs: dict[str, Any]
+          ) -> list[Any] | None:
+    """Each field's value for a call with ``args`` and ``kwargs`` (``_MISSING`` where its
+    default factory is to be called), or None for a call the generated ``__init__`` would
+    refuse: that one is then compiled, and raises the TypeError."""
+    if len(args) > len(fields):
+        return None
+    values = list(args)
+    taken = 0
+    for f in fields[len(args):]:
+        if f.name in kwargs:
+            values.append(kwargs[f.name])
+            taken += 1
+        elif f.default_factory is not _MISSING:
+            values.append(_MISSING)
+        elif f.default is not _MISSING:
+            values.append(f.default)
+        else:
+            return None  # a required argument is missing
+    return values if taken == len(kwargs) else None  # else a name given twice, or unknown
+
+
+def _defaults_last(fields: list[_Field]) -> bool:
+    """Whether no required field follows one with a default."""
+    defaulted = False
+    for f in fields:
+        if f.default is not _MISSING or f.default_factory is not _MISSING:
+            defaulted = True
+        elif defaulted:
+            return False
+    return True
+
+
+def _deferred_init(cls: type, fields: list[_Field], frozen: bool) -> Callable[..., None]:
+    """An ``__init__`` that binds the arguments generically for the class's first instances
+    and then compiles the real one and steps aside (see _GENERIC_INSTANCES): most record
+    classes make few instances, or none, in a short ``vshell -c`` run."""
+    made = 0
+    post_init: bool | None = None  # whether the class has __post_init__ (asked once)
+    # as the generated one: a field named "self" or a required one after a defaulted one
+    # makes it a SyntaxError, which only compiling it raises
+    bindable = _defaults_last(fields) and all(f.name != "self" for f in fields)
+    assign = object.__setattr__ if frozen else setattr
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        source, env = _init_source(fields, frozen, hasattr(cls, "__post_init__"))
-        exec(source, env)  # noqa: S102 - our own generated source, as dataclasses does
-        init = env["__init__"]
-        init.__qualname__ = f"{cls.__qualname__}.__init__"
-        type.__setattr__(cls, "__init__", init)
-        init(self, *args, **kwargs)
+        nonlocal made, post_init
+        if post_init is None:
+            post_init = hasattr(cls, "__post_init__")
+        made += 1
+        values = _bind(fields, args, kwargs) if made <= _GENERIC_INSTANCES and bindable \
+            else None
+        if values is None:
+            init = _compile_init(cls, fields, frozen, post_init)
+            init(self, *args, **kwargs)
+            return
+        for f, value in zip(fields, values, strict=True):
+            if value is _MISSING and f.default_factory is not _MISSING:
+                value = f.default_factory()
+            assign(self, f.name, value)
+        if post_init:
+            self.__post_init__()
 
     return __init__
+
+
+def _compile_init(cls: type, fields: list[_Field], frozen: bool, post_init: bool
+                  ) -> Callable[..., None]:
+    """The generated ``__init__`` of ``cls``, compiled and put in the class."""
+    source, env = _init_source(fields, frozen, post_init)
+    exec(source, env)  # noqa: S102 - our own generated source, as dataclasses does
+    init: Callable[..., None] = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    type.__setattr__(cls, "__init__", init)
+    return init
 
 
 def _repr(self: Any) -> str:

@@ -9,21 +9,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
 
-from vshell.command import (
-    NAME_RE,
-    Cancelled,
-    CancelToken,
-    Command,
-    InputStream,
-    NestedRequest,
-    OutputStream,
-)
+from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
+from vshell.lazy import re
 from vshell.limits import (
     DEFAULT_MAX_JOBS,
     DEFAULT_MEMORY_FS_LIMIT,
@@ -31,13 +21,17 @@ from vshell.limits import (
     DEFAULT_OUTPUT_LIMIT,
     DEFAULT_TIMEOUT,
 )
-from vshell.records import record
+from vshell.records import cast, record
 from vshell.result import Outcome, Result
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     import asyncio
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from typing import Any
 
     from vshell.background import Job, JobTable
+    from vshell.command import InputStream, OutputStream
     from vshell.interp.shell import RunContext, Shell
     from vshell.interp.worker import Pool
     from vshell.net.client import PolicyClient
@@ -208,6 +202,9 @@ def _shell_names() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
 
 
 def _validate_commands(commands: Iterable[Command]) -> dict[str, Command]:
+    commands = list(commands)
+    if not commands:  # the usual case: nothing to check, and no table to import
+        return {}
     from vshell import commands as shipped
     from vshell.interp.builtins import registry as builtins_registry
 
@@ -340,7 +337,7 @@ class Sandbox:
     def _command_names(self) -> list[str]:
         """What /usr/bin and /bin list: every command this session runs as a program."""
         from vshell import commands as shipped
-        from vshell.interp.builtins.resolve import COREUTILS_TWINS
+        from vshell.interp.builtins.registry import COREUTILS_TWINS
 
         return [*shipped.names(), *self._commands, *COREUTILS_TWINS, "sh", "bash"]
 

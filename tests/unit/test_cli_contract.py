@@ -9,6 +9,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 VSHELL = [sys.executable, "-m", "vshell"]
@@ -165,6 +166,66 @@ def test_a_one_line_script_starts_without_the_parser_library() -> None:
     code = ("import vshell.cli.main\n"
             "assert vshell.cli.main.main(['-c', 'echo hi | cat; true && echo $HOME']) == 0")
     assert _imported_by(code) == []
+
+
+# Off the path of a script of plain simple commands (issue 19): the standard library's slow
+# imports (typing and re with the enum, functools and sre compiler they load, signal's
+# enums, random, math, zlib...) and the parts of vshell such a script never asks for (the
+# Protocol modules, the host backend, /dev, FIFOs, deny globs, the expander and the word
+# lexer, redirections).
+NOT_FOR_PLAIN_WORDS = (
+    "typing", "re", "signal", "random", "math", "zlib", "contextlib", "weakref", "importlib",
+    "warnings", "unicodedata", "vshell.protocols", "vshell.vfs.protocol",
+    "vshell.vfs.host", "vshell.vfs.devices", "vshell.vfs.fifo", "vshell.text.segglob",
+    "vshell.interp.expand", "vshell.syntax.words", "vshell.syntax.lexemes", "vshell.text.escapes",
+    "vshell.cli.shellflags", "vshell.interp.redirect", "vshell.interp.builtins.resolve",
+)
+# ... and for `true`, a builtin on its own: no command table, pipeline or command call
+NOT_FOR_TRUE = NOT_FOR_PLAIN_WORDS + (
+    "vshell.commands", "vshell.interp.stages", "vshell.interp.dispatch", "_random",
+)
+
+
+def _new_modules(code: str) -> list[str]:
+    """Every module ``code`` imports, in a fresh interpreter without site's .pth files (as
+    _imported_by); the tree is found as the working directory."""
+    probe = ("import site, sys; sys.path[1:1] = site.getsitepackages()\n"
+             "before = set(sys.modules)\n"
+             f"try:\n    exec({code!r})\nfinally:\n"
+             "    print(sorted(set(sys.modules) - before))")
+    p = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, timeout=60,
+                       cwd=Path(__file__).resolve().parents[2])
+    assert p.stdout.endswith(b"]\n"), p.stdout + p.stderr
+    return ast.literal_eval(p.stdout.decode().splitlines()[-1])
+
+
+def test_true_and_a_pipeline_start_without_typing_re_or_what_they_skip() -> None:
+    """``vshell -c true`` and ``vshell -c 'echo hi | cat'`` import none of the modules taken
+    off their path (issue 19; README "Start-up"): with one of them back, start-up is a
+    millisecond or more slower on every call."""
+    for script, banned in (("true", NOT_FOR_TRUE), ("echo hi | cat", NOT_FOR_PLAIN_WORDS)):
+        code = f"import vshell.cli.main\nassert vshell.cli.main.main(['-c', {script!r}]) == 0"
+        new = _new_modules(code)
+        assert "vshell.interp.simple" in new  # the script ran
+        back = [m for m in new if any(m == b or m.startswith(b + ".") for b in banned)]
+        assert back == [], (script, back)
+
+
+def test_the_vshell_command_is_its_own_launcher() -> None:
+    """pip installs bin/vshell as the ``vshell`` command (pyproject's script-files): a
+    [project.scripts] entry would get a wrapper that imports re before vshell runs.  The
+    launcher imports gc and vshell.cli.main, nothing else."""
+    root = Path(__file__).resolve().parents[2]
+    with open(root / "pyproject.toml", "rb") as f:
+        project = tomllib.load(f)
+    assert "scripts" not in project["project"]
+    assert project["tool"]["setuptools"]["script-files"] == ["bin/vshell"]
+    launcher = (root / "bin" / "vshell").read_text()
+    assert launcher.startswith("#!python\n")
+    imported = [a.name if isinstance(node, ast.Import) else node.module
+                for node in ast.walk(ast.parse(launcher))
+                if isinstance(node, ast.Import | ast.ImportFrom) for a in node.names]
+    assert imported == ["gc", "vshell.cli.main"]
 
 
 def test_import_vshell_imports_nothing_else() -> None:

@@ -19,6 +19,7 @@ the list from the code, keeping the issue number and note of every entry that su
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -134,6 +135,7 @@ class Parts:
     libraries: dict[str, dict]
     first_party: set[str]
     startup: list[str]
+    lazy_stdlib: list[str]
 
     @classmethod
     def load(cls, path: Path = PARTS_FILE) -> Parts:
@@ -148,6 +150,7 @@ class Parts:
             libraries=data["libraries"],
             first_party=set(data.get("first_party", [])),
             startup=data.get("startup", []),
+            lazy_stdlib=data.get("lazy_stdlib", []),
         )
 
     def part_of(self, module: str) -> str | None:
@@ -244,6 +247,15 @@ def check_libraries(imports: list[Import], parts: Parts) -> list[Violation]:
             found.append(Violation(
                 "library", f"startup -> {_top(imp.target)} via {imp.importer}",
                 f"{_top(imp.target)} (lazy only) reached at start-up: {chain}",
+            ))
+    for imp in imports:  # the standard library's slow-to-import modules, likewise
+        std = next((m for m in parts.lazy_stdlib
+                    if imp.target == m or imp.target.startswith(m + ".")), None)
+        if std is not None and not imp.lazy and imp.importer in closure:
+            chain = " -> ".join(closure[imp.importer] + [imp.target])
+            found.append(Violation(
+                "library", f"startup -> {std} via {imp.importer}",
+                f"{std} (lazy_stdlib) imported at start-up: {chain}",
             ))
     return found
 
@@ -491,6 +503,24 @@ def test_layer_rules_ratchet() -> None:
     assert not message, "\n".join(message)
 
 
+def test_startup_roots_reach_what_vshell_c_true_imports() -> None:
+    """Every vshell module ``vshell -c true`` imports is reached from the ``startup`` list
+    by module-level imports, so the start-up checks above see its imports too (a module a
+    run imports from inside a function needs its own entry there)."""
+    code = ("import sys, vshell.cli.main as m\n"
+            "assert m.main(['-c', 'true']) == 0\n"
+            "print(' '.join(sorted(k for k in sys.modules if k.split('.')[0] == 'vshell')))")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    ran = p.stdout.decode().split()
+    parts = Parts.load()
+    known = module_files()
+    imports = [imp for m, path in known.items() for imp in imports_of(m, path, set(known))]
+    reached = _eager_closure(parts.startup, imports)
+    assert "vshell.interp.simple" in ran and "vshell.vfs.core" in ran, ran
+    assert [m for m in ran if m not in reached] == []
+
+
 def _diagram_arrows(markdown: str) -> set[tuple[str, str]]:
     """The arrows of the mermaid block in docs/architecture.md (``a & b --> c & d``)."""
     block = markdown.split("```mermaid", 1)[1].split("```", 1)[0]
@@ -526,6 +556,7 @@ def _write(root: Path, files: dict[str, str]) -> None:
 TOY_PARTS = """
 first_party = []
 startup = ["vshell"]
+lazy_stdlib = ["re"]
 [parts.api]
 modules = ["vshell", "vshell.other"]
 packages = ["vshell.lazy"]
@@ -550,8 +581,8 @@ def test_checker_finds_each_kind(tmp_path: Path) -> None:
         "docs/parts.toml": TOY_PARTS,
         "vshell/__init__.py": "from vshell.low import a\nfrom vshell.lazy import leaf\n",
         "vshell/low/__init__.py": "",
-        "vshell/lazy/__init__.py": "import mcp\n",
-        "vshell/lazy/leaf.py": "",
+        "vshell/lazy/__init__.py": "import mcp\nimport re\n",
+        "vshell/lazy/leaf.py": "def f():\n    import re\n",
         "vshell/low/a.py": "from . import b\nfrom vshell.low.b import _hidden\n",
         "vshell/low/b.py": (
             "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import vshell\n"
@@ -565,6 +596,7 @@ def test_checker_finds_each_kind(tmp_path: Path) -> None:
         ("arrow", "vshell.low.b -> vshell.other"),
         ("cycle", "vshell.low.a vshell.low.b"),
         ("library", "startup -> mcp via vshell.lazy"),
+        ("library", "startup -> re via vshell.lazy"),
         ("library", "vshell.other -> httpx"),
         ("library", "vshell.other -> yaml"),
         ("private", "vshell.low.a <- vshell.low.b._hidden"),

@@ -119,3 +119,45 @@ def test_records_look_like_dataclasses_to_dataclasses() -> None:
     _, point = _pair()
     assert [f.name for f in dataclasses.fields(point)] == ["x", "y", "tags", "note"]
     assert dataclasses.asdict(point(1)) == {"x": 1, "y": 0, "tags": [], "note": ""}
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+def test_first_instances_are_bound_as_the_generated_init_binds(frozen: bool) -> None:
+    """A record class's first instances are made without compiling its ``__init__`` (a
+    compile costs start-up), the later ones by the compiled one: the same fields, the same
+    post-init, and a call the generated one refuses fails with the same TypeError."""
+    calls = [((1,), {}), ((1, 2), {}), ((), {"x": 1, "tags": ["t"]}), ((1,), {"note": "n"}),
+             ((1, 2, ["a"], "b"), {}), ((), {"note": "n", "x": 4, "y": 5})]
+    refused = [((), {}), ((1,), {"x": 2}), ((1,), {"zz": 1}), ((1, 2, [], "", 5), {}),
+               ((), {"y": 1})]
+    dc, rc = _pair(frozen)
+    generic = records._GENERIC_INSTANCES
+    made = 0
+    for _ in range(2):  # the generic binding, then (past its count) the compiled one
+        for args, kwargs in calls:
+            a, b = dc(*args, **kwargs), rc(*args, **kwargs)
+            made += 1
+            assert (a.x, a.y, a.tags, a.note) == (b.x, b.y, b.tags, b.note), (args, kwargs)
+            compiled = rc.__init__.__qualname__.endswith("Point.__init__")
+            assert compiled == (made > generic), made
+    _, fresh = _pair(frozen)
+    for args, kwargs in refused:  # each refused call compiles: the message is the real one
+        with pytest.raises(TypeError) as want:
+            dc(*args, **kwargs)
+        with pytest.raises(TypeError) as got:
+            fresh(*args, **kwargs)
+        assert str(got.value) == str(want.value), (args, kwargs)
+
+    seen = []
+
+    @records.record
+    class Posted:
+        a: int
+        b: list[int] = records.field(default_factory=list)
+
+        def __post_init__(self) -> None:
+            seen.append((self.a, self.b))
+
+    Posted(1)
+    Posted(2, [3])
+    assert seen == [(1, []), (2, [3])] and Posted(1).b is not Posted(1).b

@@ -608,3 +608,19 @@ def test_final_slash_follows_a_link_and_must_be_a_directory() -> None:
     assert stat.S_IMODE(v.stat("/m/real").st_mode) == 0o700
     v.rename("/m/real/", "/m/moved")
     assert v.listdir("/m/moved") == ["f"]
+
+
+def test_synthetic_inodes_hash_as_zlib_crc32() -> None:
+    """vfs.stats.crc32 (written out, keeping zlib off start-up) is zlib.crc32: the inode
+    numbers of /, /dev and /bin entries stay what they were."""
+    import random
+    import zlib
+
+    from vshell.vfs.stats import crc32
+
+    rng = random.Random(19)
+    cases = [b"", b"/", b"/dev/null", "/é/ü".encode(), bytes(range(256)), rng.randbytes(5000)]
+    cases += [rng.randbytes(rng.randrange(80)) for _ in range(500)]
+    assert [crc32(c) for c in cases] == [zlib.crc32(c) for c in cases]
+    vfs = VFS(mounts=[], deny=[])
+    assert vfs.stat("/").st_ino == zlib.crc32(b"/") | 1

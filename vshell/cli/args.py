@@ -8,14 +8,16 @@ caller words.
 from __future__ import annotations
 
 import os
-import re
-from typing import TYPE_CHECKING, Any
 
 from vshell import __version__, limits
-from vshell.cli.shellflags import FlagError, ShellFlags, is_shell_flag_word
+from vshell.lazy import re
 from vshell.records import field, record
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from typing import Any
+
+    from vshell.cli.shellflags import ShellFlags
     from vshell.sandbox import Sandbox
 
 
@@ -153,7 +155,9 @@ def parse_args(argv: list[str]) -> Options:
                 o.file = argv[i + 1]
                 o.args = argv[i + 2 :]
             return o
-        elif is_shell_flag_word(a):
+        elif _is_shell_flag_word(a):
+            from vshell.cli.shellflags import FlagError, ShellFlags
+
             flags = flags or ShellFlags()
             try:
                 i = flags.take(argv, i)
@@ -179,6 +183,14 @@ def parse_args(argv: list[str]) -> Options:
             return o
         i += 1
     return o
+
+
+def _is_shell_flag_word(word: str) -> bool:
+    """:func:`vshell.cli.shellflags.is_shell_flag_word`, imported only for a word that gets
+    this far (it reads the shell's option tables, which ``-c SCRIPT`` never needs)."""
+    from vshell.cli.shellflags import is_shell_flag_word
+
+    return is_shell_flag_word(word)
 
 
 _MODES = ("ro", "rw", "cow")

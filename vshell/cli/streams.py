@@ -7,7 +7,9 @@ SIGPIPE status of the writing command.
 
 from __future__ import annotations
 
-from typing import BinaryIO
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 class StdStream:

@@ -7,7 +7,7 @@ only when its command runs keeps ``vshell -c`` start-up small.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from vshell.command import Command
 
@@ -136,7 +136,8 @@ def lookup(name: str) -> Command | None:
         return None
     target, description = entry
     module_name, _, func_name = target.partition(":")
-    module = importlib.import_module(module_name)
+    __import__(module_name)  # importlib.import_module, without importing importlib
+    module = sys.modules[module_name]
     cmd = Command(name, description, getattr(module, func_name))
     _cache[name] = cmd
     return cmd

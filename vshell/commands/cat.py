@@ -8,12 +8,12 @@ files exactly as GNU's does (a file without a final newline continues the same l
 from __future__ import annotations
 
 import codecs
-import re
 
 from vshell.command import Invocation
 from vshell.commands._lib.futil import CHUNK, quotef, strerror
 from vshell.commands._lib.helptext import help_text
 from vshell.commands._lib.opts import parse
+from vshell.lazy import re
 
 HELP = help_text("cat")
 

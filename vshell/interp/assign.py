@@ -6,17 +6,17 @@ builtins (``declare -a a=(…)``), which both import it.
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, cast
-
 from vshell.interp.control import ShellError
+from vshell.lazy import lazy_compile
+from vshell.records import cast
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
     from vshell.syntax import ast
 
 
-_KEYED = re.compile(r"\[((?:[^\]\\]|\\.)*)\](\+?)=", re.S)  # `[k]=v` in `a=( … )`
+_KEYED = lazy_compile(r"(?s)\[((?:[^\]\\]|\\.)*)\](\+?)=")  # `[k]=v` in `a=( … )`
 
 
 def assign(sh: Shell, a: ast.Assignment, *, local: bool = False) -> None:

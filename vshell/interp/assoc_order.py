@@ -11,8 +11,11 @@ there the order may differ slightly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import lru_cache
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _FNV_OFFSET = 2166136261
 _FNV_PRIME = 16777619

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import itertools
 import threading
-import weakref
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from _weakrefset import WeakSet  # weakref.WeakSet, without the rest of weakref
 
 from vshell.command import CancelToken, Command, NestedRequest
 from vshell.records import field, record
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    import weakref
+    from collections.abc import Callable, Iterator
+    from typing import Any, TypeAlias
+
     from vshell.interp.limits import JobSlots
     from vshell.vfs.core import VFS
 
@@ -53,7 +56,7 @@ class RunContext:
     shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
     job_slots: JobSlots | None = None  # shared by the sandbox's shells (None: no cap)
     # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
-    redirect_opened: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
+    redirect_opened: weakref.WeakSet[Any] = field(default_factory=WeakSet)
     # the run's threads for pipeline stages and nested runs (vshell.interp.worker.Pool,
     # shut down when exec returns); None: the shared pool
     pool: Any = None
@@ -62,4 +65,4 @@ class RunContext:
     run: object = field(default_factory=object)
 
 
-Fds = dict[int, Any]
+Fds: TypeAlias = "dict[int, Any]"

@@ -8,9 +8,12 @@ here (as Oils keeps its in ``core/vm.py``) lets every module import them downwar
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 
 from vshell.command import Cancelled
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "RECURSION_ROOM", "SHELL_NAMES", "AbortLine", "ExitShell", "LoopControl", "ReturnFromFunction",
@@ -19,6 +22,11 @@ __all__ = [
 
 # The names under which a command is the shell itself (`bash -c`, a `#!/bin/sh` script).
 SHELL_NAMES = ("sh", "bash", "vshell", "dash")
+# a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
+# brace, tilde, glob or extglob character, nor a parenthesis (a set, not a regex: `raw and
+# PLAIN_CHARS.issuperset(raw)` is as quick, and keeps `re` off the start-up path; here, not
+# in expand, so a script of plain words never imports the expander)
+PLAIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,=+%@-")
 
 
 # Python frames a run may use: a shell function level takes ~11, a nested compound command

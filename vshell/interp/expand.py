@@ -8,19 +8,38 @@ characters.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, cast
 
 from vshell.interp import limits
-from vshell.interp.assoc_order import bash_order
-from vshell.interp.fatal import UnboundError
+from vshell.interp.control import PLAIN_CHARS
 from vshell.interp.state import ShellError
-from vshell.syntax import words as W
+from vshell.lazy import lazy_module
+from vshell.records import cast
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from vshell.interp.assoc_order import bash_order
     from vshell.interp.expand_host import ExpansionHost
+    from vshell.interp.fatal import UnboundError
+    from vshell.syntax import words as W
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def bash_order(*args, **kwargs):
+        global bash_order
+        from vshell.interp.assoc_order import bash_order
+
+        return bash_order(*args, **kwargs)
+
+    def UnboundError(*args, **kwargs):
+        global UnboundError
+        from vshell.interp.fatal import UnboundError
+
+        return UnboundError(*args, **kwargs)
+
+    W = lazy_module("vshell.syntax.words")  # the word lexer: a word that is not plain
+
 
 # segment kinds
 LIT = 0  # unquoted text from the source: globbed, not split
@@ -32,10 +51,6 @@ _first = itemgetter(0)
 Seg = tuple[str, int]
 
 _GLOB_CHARS = frozenset("*?[")
-_TEXT = (W.Lit, W.Quoted)  # parts that are text: string_parts gives it as it is
-# a word of these characters alone expands to itself: no quote, `$`, backquote, backslash,
-# brace, tilde, glob or extglob character, nor a parenthesis
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+")
 _PAT_SPECIAL = frozenset("*?[]\\!@+()|^-")  # "-": a quoted dash in [a\-z] is literal
 
 
@@ -96,9 +111,9 @@ class Expander:
         """Full expansion of command words into fields."""
         out: list[str] = []
         st = self.sh.state
-        plain = _PLAIN_WORD.fullmatch
+        plain = PLAIN_CHARS.issuperset
         for raw in raws:
-            if plain(raw):  # nothing to expand, split or glob: the word is its own field
+            if raw and plain(raw):  # nothing to expand, split or glob: the word is its field
                 out.append(raw)
                 continue
             items = [raw]
@@ -180,7 +195,8 @@ class Expander:
                         return value or ""
             elif t0 is W.ArithSub:
                 arith_parts = p0.parts
-                if len(arith_parts) == 1 and type(arith_parts[0]) in _TEXT:  # $((n+1)): no $
+                # $((n+1)): no $ (a Lit or Quoted part is text, as string_parts gives it)
+                if len(arith_parts) == 1 and type(arith_parts[0]) in (W.Lit, W.Quoted):
                     return str(self.sh.arith(arith_parts[0].text, p0.raw))
         segs = self.parts(parts, quoted=False, assign=assign, nosplit=True)
         if len(segs) > 1:
@@ -195,7 +211,7 @@ class Expander:
 
     def redirect_target(self, raw: str) -> str:
         """A redirection's file word: expanded; a glob must name exactly one file."""
-        if _PLAIN_WORD.fullmatch(raw):  # `>> /tmp/log`: the word itself
+        if raw and PLAIN_CHARS.issuperset(raw):  # `>> /tmp/log`: the word itself
             return raw
         if "{" in raw and self.sh.state.options.get("braceexpand"):
             from vshell.interp.braces import expand as brace_expand

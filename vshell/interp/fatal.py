@@ -8,10 +8,9 @@ subshell. Other fatal errors end with 1.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from vshell.interp.state import ShellError
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 

@@ -6,9 +6,10 @@ itself, which that scope restores.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from vshell.interp.shell import Fds, Shell
 
 

@@ -10,14 +10,16 @@ import io
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any
 
 from vshell.command import Cancelled, CancelToken
 from vshell.interp import limits
 from vshell.pipe_ends import ReadEnd, WriteEnd
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import IO, Any
+
     from vshell.vfs.memory import MemoryBudget
 
 PIPE_CAPACITY = 1 << 20  # bytes buffered between two pipeline stages

@@ -8,13 +8,20 @@ look commands up (``command -p``, ``hash``, ``type``) import it downward.
 from __future__ import annotations
 
 import stat as _stat
-from typing import TYPE_CHECKING
 
 from vshell.interp.builtins import registry as builtins_registry
-from vshell.interp.host_tools import hint
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from vshell.interp.host_tools import hint
     from vshell.interp.shell import Shell
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def hint(*args, **kwargs):
+        global hint
+        from vshell.interp.host_tools import hint
+
+        return hint(*args, **kwargs)
+
 
 
 def not_found(sh: Shell, name: str) -> int:

@@ -3,11 +3,10 @@ sharing the run's filesystem, commands and limits, with a fresh shell state."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from vshell.interp.control import ExitShell
 from vshell.interp.state import FLAG_TO_OPTION, SET_OPTIONS, ShellState, Var
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.interp.shell import Fds, Shell
 

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import re
+from vshell.lazy import lazy_compile, re
 
-_SAFE = re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
-_NEEDS_ANSI = re.compile(r"[\x00-\x1f\x7f\udc80-\udcff]")
+_SAFE = lazy_compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
+_NEEDS_ANSI = lazy_compile(r"[\x00-\x1f\x7f\udc80-\udcff]")
 
 
 # the characters $'…' writes as a letter escape (bash's ansic_quote)

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import errno
 import io
-from typing import TYPE_CHECKING, Any
 
 from vshell.command import describe_oserror
 from vshell.interp import io as sio
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from vshell.interp.shell import Fds, Shell
 
 

@@ -9,12 +9,9 @@ substitutions are new Shell objects over a copy of the state, sharing the run's
 from __future__ import annotations
 
 import io
-import re
 import threading
 import time
-from collections.abc import Callable
 from functools import partial
-from typing import IO, Any
 
 from vshell.command import (
     Cancelled,
@@ -34,15 +31,42 @@ from vshell.interp.control import (
     background_status,
     make_recursion_room,
 )
-from vshell.interp.dispatch import call_command
-from vshell.interp.expand import Expander, ExpansionError
-from vshell.interp.stages import Stages
 from vshell.interp.state import ShellError, ShellState, Var
 from vshell.interp.worker import pool_of
+from vshell.lazy import lazy_compile
 from vshell.syntax import ast
-from vshell.syntax.words import BadSubst
+from vshell.syntax.parser import BadSubst
 
-_VERBOSE_SET = re.compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import IO, Any
+
+    from vshell.interp.dispatch import call_command
+    from vshell.interp.expand import Expander, ExpansionError
+    from vshell.interp.stages import Stages
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def call_command(*args, **kwargs):
+        global call_command
+        from vshell.interp.dispatch import call_command
+
+        return call_command(*args, **kwargs)
+
+    def Stages(*args, **kwargs):
+        global Stages
+        from vshell.interp.stages import Stages
+
+        return Stages(*args, **kwargs)
+
+    def __getattr__(name):  # ExpansionError, in __all__: from the expander, at first use
+        if name == "ExpansionError":
+            from vshell.interp.expand import ExpansionError
+
+            return ExpansionError
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_VERBOSE_SET = lazy_compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
 
 _ARITH: Any = None  # vshell.interp.arith, imported on the first arithmetic (every loop has some)
@@ -92,16 +116,32 @@ _PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribu
 _SELF_CHECKING = (ast.Group, ast.If, ast.While, ast.For, ast.ArithFor, ast.Case, ast.Select)
 
 
+class _ExpanderSlot:
+    """``Shell.expander``, made at its first use and then an attribute of the shell: a
+    script of plain words expands nothing, and vshell.interp.expand is a large import."""
+
+    def __get__(self, sh: Shell | None, owner: type | None = None) -> Any:
+        if sh is None:
+            return self
+        from vshell.interp.expand import Expander
+
+        expander = sh.__dict__["expander"] = Expander(sh)
+        return expander
+
+
 class Shell:
     """One shell: state + descriptors, running AST nodes."""
 
     permanent_fds: Fds  # set by `exec >file` (no command): the run keeps those descriptors
+    if TYPE_CHECKING:
+        expander: Expander
+    else:
+        expander = _ExpanderSlot()
 
     def __init__(self, ctx: RunContext, state: ShellState, fds: Fds) -> None:
         self.ctx = ctx
         self.state = state
         self.fds = fds
-        self.expander = Expander(self)
         self.errexit_quiet = 0  # >0 while running a condition (if/while/&&/||/!)
         self.loop_depth = 0
         self.func_depth = 0
@@ -112,7 +152,7 @@ class Shell:
         if state.arith_hook is None:
             state.arith_hook = self._arith_plain
         if state.word_hook is None:
-            state.word_hook = self.expander.word
+            state.word_hook = self._word_hook
         if state.warn_hook is None:
             state.warn_hook = self.err
 
@@ -121,7 +161,7 @@ class Shell:
         """A subshell: a copy of the state, sharing the run."""
         sh = Shell(self.ctx, self.state.subshell(), dict(self.fds if fds is None else fds))
         sh.state.arith_hook = sh._arith_plain
-        sh.state.word_hook = sh.expander.word
+        sh.state.word_hook = sh._word_hook
         sh.state.warn_hook = sh.err
         sh.is_subshell = True
         sh.loop_depth = self.loop_depth
@@ -243,7 +283,7 @@ class Shell:
         from vshell.syntax.parser import parse_partial
 
         if self.state.aliases or "alias" in source or self.state.options.get("verbose") or (
-                _VERBOSE_SET.search(source)):
+                "set" in source and _VERBOSE_SET.search(source)):
             return self._run_source_by_line(source, name=name, top=top, first_line=first_line)
         script, error = parse_partial(source, first_line)
         status = self._run_items(script.items, source)
@@ -895,6 +935,14 @@ class Shell:
 
     def _arith_plain(self, text: str) -> int:
         return self.arith(self.expander.arith_text(text), text)
+
+    def _word_hook(self, text: str) -> str:
+        """The state's word_hook (a subscript's expansion) until its first call, which puts
+        the expander's own ``word`` in its place (the expander is made at first use)."""
+        word = self.expander.word
+        if self.state.word_hook == self._word_hook:
+            self.state.word_hook = word
+        return word(text)
 
     @property
     def arith_ctx(self) -> Any:

@@ -4,14 +4,18 @@ a function, a shell builtin, a vshell command, or a script on ``PATH`` in the VF
 
 from __future__ import annotations
 
-import re
 import stat as _stat
-from typing import TYPE_CHECKING, Any
 
-from vshell.interp import fdscope, redirect
-from vshell.interp.assign import assign
+from vshell.interp import fdscope
 from vshell.interp.builtins import registry as builtins_registry
-from vshell.interp.control import SHELL_NAMES, AbortLine, ExitShell, ReturnFromFunction, SigPipe
+from vshell.interp.control import (
+    PLAIN_CHARS,
+    SHELL_NAMES,
+    AbortLine,
+    ExitShell,
+    ReturnFromFunction,
+    SigPipe,
+)
 from vshell.interp.limits import MemoryLimitError
 from vshell.interp.lookup import (
     VSHELL_COMMAND,
@@ -20,18 +24,43 @@ from vshell.interp.lookup import (
     resolve_command,
     system_path_command,
 )
-from vshell.interp.quoting import xtrace_quote
 from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
+from vshell.lazy import lazy_compile, lazy_module
 from vshell.syntax import ast
-from vshell.syntax.words import BadSubst
+from vshell.syntax.parser import BadSubst
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from typing import Any
+
+    from vshell.interp import redirect
+    from vshell.interp.assign import assign
+    from vshell.interp.quoting import xtrace_quote
     from vshell.interp.shell import Fds, Shell
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def assign(*args, **kwargs):
+        global assign
+        from vshell.interp.assign import assign
+
+        return assign(*args, **kwargs)
+
+    def xtrace_quote(*args, **kwargs):
+        global xtrace_quote
+        from vshell.interp.quoting import xtrace_quote
+
+        return xtrace_quote(*args, **kwargs)
+
+    redirect = lazy_module("vshell.interp.redirect")  # a command with a redirection asks
+
 
 DECLARATION_BUILTINS = frozenset(("declare", "typeset", "local", "export", "readonly"))
-# a word of these characters expands to itself (as expand._PLAIN_WORD), and so does a lone
-# bracket, no pattern (`[ -f x ]`)
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,=+%@-]+|\[|\]")
+
+
+def _plain_word(raw: str) -> bool:
+    """A word of expand's PLAIN_CHARS expands to itself, and so does a lone bracket, no
+    pattern (`[ -f x ]`)."""
+    return raw in ("[", "]") or (raw != "" and PLAIN_CHARS.issuperset(raw))
+
 
 _COMPOUND: Any = None  # vshell.interp.compound, imported on the first function call
 
@@ -94,7 +123,8 @@ def run(sh: Shell, cmd: ast.SimpleCommand) -> int:
             opened.clear()
         return status
     finally:
-        redirect.close_all(opened)
+        if opened:
+            redirect.close_all(opened)
 
 
 def _runs_in_shell(sh: Shell, name: str) -> bool:
@@ -146,11 +176,11 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
     known = cmd.__dict__.get("plain_argv")
     if known is not None:  # words that expand to themselves, found so once for this node
         return list(known)
-    ex = sh.expander
     first = words[0].raw
     if first in DECLARATION_BUILTINS or (first == "builtin" and len(words) > 1
                                          and words[1].raw in DECLARATION_BUILTINS):
         # declaration builtins: NAME=value arguments are expanded like assignments
+        ex = sh.expander
         out = ex.words([first])
         for w in words[1:]:
             raw = w.raw
@@ -166,10 +196,10 @@ def _expand_argv(sh: Shell, cmd: ast.SimpleCommand) -> list[str]:
                 out.extend(ex.words([raw]))
         return out
     raws = [w.raw for w in words]
-    if all(map(_PLAIN_WORD.fullmatch, raws)):  # whatever the state: kept on the node
+    if all(map(_plain_word, raws)):  # whatever the state: kept on the node
         cmd.__dict__["plain_argv"] = raws
         return list(raws)
-    return ex.words(raws)
+    return sh.expander.words(raws)
 
 
 class _DeclArg(str):
@@ -188,7 +218,7 @@ class _DeclArg(str):
         return obj
 
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+_ASSIGNMENT = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 
 
 def _assignment_split(raw: str) -> int | None:
@@ -229,7 +259,8 @@ def _assign_only(sh: Shell, cmd: ast.SimpleCommand) -> int:
                 return _fail(sh, e)
             sh.fds = fdscope.restore(sh, sh.fds, done, start)
     finally:
-        redirect.close_all(opened)
+        if opened:
+            redirect.close_all(opened)
     if sh.last_cmdsub_status is not None:
         status = sh.last_cmdsub_status
     return status
@@ -339,7 +370,7 @@ def exec_argv(sh: Shell, argv: list[str], assigns: dict[str, str], fds: Fds,
             sh.err(f"{path}: No such file or directory")
             return 127
         return run_script_file(sh, path, name, args, env, fds)
-    from vshell.interp.builtins.resolve import COREUTILS_TWINS
+    from vshell.interp.builtins.registry import COREUTILS_TWINS
 
     if name in COREUTILS_TWINS:  # `enable -n echo`: bash runs /usr/bin/echo, the same code
         sh.state.hash[name] = [VSHELL_COMMAND, 1]

@@ -25,13 +25,14 @@ stage never waits for one that has not started once anything waits.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from vshell.interp.io import HELD_FOR
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from vshell.command import CancelToken
     from vshell.interp.worker import Handle, Pool
 

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from vshell.interp.control import ShellError
 from vshell.interp.limits import hold
-from vshell.records import field, record
+from vshell.records import cast, field, record
 from vshell.syntax import ast
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    import _random
     import random
+    from collections.abc import Iterator
+    from typing import Any
 
     from vshell.vfs.memory import Hold, MemoryBudget
 
@@ -188,18 +190,36 @@ class Frame:
         return f"Frame({self.name!r}, {self.locals!r}, {self.positional!r})"
 
 
-class CallEntry(NamedTuple):
+class CallEntry(tuple):  # (name, file, line, is_function)
     """One level of bash's call stack: a function call or a ``source``.
 
     ``file`` is where the function was defined (or the file sourced); ``line`` the line
     of the caller that made the call.  FUNCNAME, BASH_SOURCE, BASH_LINENO and ``caller``
-    are read from these.  (A tuple: one is made for every function call.)
+    are read from these.  (A tuple: one is made for every function call.  Written out,
+    not a typing.NamedTuple: that would import typing, and build the class with an
+    ``exec``, on every start-up.)
     """
 
-    name: str
-    file: str
-    line: int
-    is_function: bool = True
+    __slots__ = ()
+
+    def __new__(cls, name: str, file: str, line: int, is_function: bool = True) -> CallEntry:
+        return tuple.__new__(cls, (name, file, line, is_function))
+
+    @property
+    def name(self) -> str:
+        return self[0]
+
+    @property
+    def file(self) -> str:
+        return self[1]
+
+    @property
+    def line(self) -> int:
+        return self[2]
+
+    @property
+    def is_function(self) -> bool:
+        return self[3]
 
 
 class ShellState:
@@ -231,7 +251,9 @@ class ShellState:
         self.start_time = time.monotonic()
         self.seconds_base = 0
         # $RANDOM's generator, made when first used: `random` stays off the start-up path
-        self._rng: random.Random | None = None
+        # (a _random.Random, the same stream without random.py's methods, while only
+        # subshells have drawn their seeds from it: see _next_seed)
+        self._rng: random.Random | _random.Random | None = None
         self._rng_seed: float | None = None  # None: seeded from the OS (a fresh session)
         self._lineno = 1
         self.lineno_frozen = 0  # >0 while a trap runs: $LINENO keeps the trapped line
@@ -267,11 +289,25 @@ class ShellState:
     def random(self) -> random.Random:
         """The generator behind $RANDOM (seeded by assigning RANDOM)."""
         rng = self._rng
-        if rng is None:
+        if rng is None or type(rng).__module__ == "_random":
             import random
 
-            rng = self._rng = random.Random(self._rng_seed)
-        return rng
+            full = random.Random(self._rng_seed)
+            if rng is not None:  # subshells drew from the bare generator: go on from there
+                full.setstate((random.Random.VERSION, rng.getstate(), None))
+            rng = self._rng = full
+        return cast("random.Random", rng)  # the bare generator was replaced just above
+
+    def _next_seed(self) -> float:
+        """The next draw of $RANDOM's generator, a subshell's seed.  Until $RANDOM is read,
+        the generator is _random's (what random.Random is built on: the same sequence), so a
+        pipeline does not import random.py and what it imports."""
+        rng = self._rng
+        if rng is None:
+            import _random
+
+            rng = self._rng = _random.Random(self._rng_seed)
+        return rng.random()
 
     @property
     def lineno(self) -> int:
@@ -319,7 +355,7 @@ class ShellState:
         # the copy's generator is seeded from the parent's now (so the parent's sequence moves
         # on as before) but made only when used: most subshells never read $RANDOM
         new._rng = None
-        new._rng_seed = self.random.random()
+        new._rng_seed = self._next_seed()
         new.bashpid = self.new_pid()
         if self.holds:  # a charged variable is the parent's alone (see Owner)
             for scope, into in zip([self.globals, *(f.locals for f in self.frames)],

@@ -21,7 +21,11 @@ session idles for long; ``close()`` ends it at once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
 
 IDLE = 1.0  # seconds a finished thread waits for its next job before it ends
 RUNNER_IDLE = 0.25  # the same for the thread a session's scripts run on
@@ -45,7 +49,7 @@ class Handle:
             self._done.release()
 
 
-Job = tuple[Callable[[], object], Handle]
+Job: TypeAlias = "tuple[Callable[[], object], Handle]"
 
 
 class _Worker:

@@ -21,12 +21,15 @@ one), which is how the two differ; the walk itself is the same for both.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
 
 __all__ = ["Walker", "body_end", "balanced_end"]
 
 # skip(s, j): the index after the quote, escape or $-form starting at s[j], else j
-Skip = Callable[[str, int], int]
+Skip: TypeAlias = "Callable[[str, int], int]"
 
 _META = frozenset(" \t\n;&|()<>")
 # words after which the next word still starts a command

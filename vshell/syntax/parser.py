@@ -7,12 +7,24 @@ time; a syntax error stops the reading, and the commands before it are complete.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from vshell.records import record
 from vshell.syntax import ast
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.syntax.adapter import Adapter
+
+
+@record
+class BadSubst(Exception):
+    """A ``${…}`` the shell cannot read: bash's "bad substitution".  (Raised by the word
+    lexer, vshell.syntax.words; defined here, with ParseError, so the shell can catch it
+    without importing the lexer before a word needs it.)"""
+
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.text}: bad substitution"
 
 
 class ParseError(Exception):

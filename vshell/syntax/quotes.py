@@ -11,7 +11,10 @@ that step.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
 
 __all__ = ["ScanEOF", "or_end", "skip_ansi", "skip_backquote", "skip_double", "skip_single"]
 
@@ -25,7 +28,7 @@ class ScanEOF(Exception):
         self.start = start
 
 
-Scanner = Callable[[str, int], int]
+Scanner: TypeAlias = "Callable[[str, int], int]"
 
 
 def skip_single(src: str, i: int) -> int:

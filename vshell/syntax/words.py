@@ -7,13 +7,17 @@ operators, ``$(…)``, backticks, ``$((…))``, ``<(…)``, tildes) is read here
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
 
 from vshell.records import record
 from vshell.syntax import lexemes
+from vshell.syntax.parser import BadSubst
 from vshell.syntax.quotes import or_end, skip_backquote, skip_double, skip_single
 from vshell.text import escapes
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 @record
@@ -80,16 +84,6 @@ class ProcSub:
 @record
 class Tilde:
     user: str
-
-
-@record
-class BadSubst(Exception):
-    """A ``${…}`` the shell cannot read: bash's "bad substitution"."""
-
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.text}: bad substitution"
 
 
 Part = Lit | Quoted | DQ | Param | CmdSub | ArithSub | ProcSub | Tilde

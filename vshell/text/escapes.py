@@ -25,9 +25,12 @@ scheme up to ``0x7FFFFFFF``, nothing above).
 
 from __future__ import annotations
 
-import re
-
+from vshell.lazy import lazy_compile
 from vshell.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "ANSI_C", "AWK", "ECHO", "PRINTF", "PRINTF_B", "Decoded", "decode", "normalize_bytes",
@@ -168,8 +171,8 @@ def decode(s: str, mode: str) -> Decoded:
     return Decoded(normalize_bytes(text), False, tuple(errors))
 
 
-_SED_ESCAPE = re.compile(
-    r"\\(?:d([0-9]{1,3})|o([0-7]{1,3})|x([0-9a-fA-F]{1,2})|c(.)|(.))", re.DOTALL
+_SED_ESCAPE = lazy_compile(
+    r"(?s)\\(?:d([0-9]{1,3})|o([0-7]{1,3})|x([0-9a-fA-F]{1,2})|c(.)|(.))"
 )
 
 

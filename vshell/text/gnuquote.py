@@ -10,7 +10,13 @@ not UTF-8 arrive as surrogate escapes and are printed as octal escapes, never ra
 
 from __future__ import annotations
 
-import unicodedata
+from vshell.lazy import lazy_module
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    import unicodedata
+else:  # only a message that quotes a file name asks it anything
+    unicodedata = lazy_module("unicodedata")
 
 __all__ = ["locale_quote", "shell_escape", "shell_escape_always"]
 

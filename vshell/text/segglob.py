@@ -12,8 +12,10 @@ Paths are matched as bytes (``surrogateescape``) with RE2 in Latin-1 mode, so an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 __all__ = ["ANY_SEGMENTS", "SegmentGlob", "translate"]
 

@@ -12,10 +12,15 @@ called.  Errors are plain OSErrors; the VFS renames them after the caller's path
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Any, BinaryIO, Protocol, runtime_checkable
 
 from vshell.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from vshell.vfs.protocol import Backend as Backend
 
 __all__ = ["OPEN_MODES", "Backend", "Ctx", "Listing", "Parts", "mode_flags", "normalize_mode"]
 
@@ -34,27 +39,6 @@ class Ctx:
     # Host locations this mount does not govern (vshell.vfs.boundary.Boundaries) or None;
     # host-backed backends consult it at every component of a walk.
     bounds: Any = None
-
-
-@runtime_checkable
-class Backend(Protocol):
-    """Storage behind a mount.  All methods must be thread-safe."""
-
-    def open(self, parts: Parts, mode: str, ctx: Ctx) -> BinaryIO: ...
-    def stat(self, parts: Parts, follow: bool, ctx: Ctx) -> os.stat_result: ...
-    def scandir(self, parts: Parts, ctx: Ctx) -> Listing: ...
-    def mkdir(self, parts: Parts, mode: int, ctx: Ctx) -> None: ...
-    def rmdir(self, parts: Parts, ctx: Ctx) -> None: ...
-    def unlink(self, parts: Parts, ctx: Ctx) -> None: ...
-    def rename(self, src: Parts, dst: Parts, ctx: Ctx) -> None: ...
-    def symlink(self, target: str, parts: Parts, ctx: Ctx) -> None: ...
-    def readlink(self, parts: Parts, ctx: Ctx) -> str: ...
-    def link(self, src: Parts, dst: Parts, ctx: Ctx) -> None: ...
-    def chmod(self, parts: Parts, mode: int, follow: bool, ctx: Ctx) -> None: ...
-    def utime(self, parts: Parts, ns: tuple[int, int] | None, follow: bool, ctx: Ctx) -> None: ...
-    def truncate(self, parts: Parts, length: int, ctx: Ctx) -> None: ...
-    def realpath(self, parts: Parts, strict: bool, ctx: Ctx) -> Parts: ...
-    def access(self, parts: Parts, mode: int, ctx: Ctx) -> bool: ...
 
 
 # Canonical binary modes and their open(2) flags.
@@ -87,3 +71,15 @@ def mode_flags(mode: str) -> int:
 def is_write_mode(mode: str) -> bool:
     """Whether opening with ``mode`` can change the file system."""
     return mode != "rb"
+
+
+if not TYPE_CHECKING:  # (to mypy the name is the import above)
+
+    def __getattr__(name: str) -> object:
+        """:class:`Backend` from :mod:`vshell.vfs.protocol` on first use: a Protocol needs
+        typing, which the start-up path never imports."""
+        if name == "Backend":
+            from vshell.vfs.protocol import Backend
+
+            return Backend
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,13 +14,15 @@ import os
 import stat as st
 import threading
 import time
-import zlib
-from collections.abc import Callable, Iterable
-from typing import Any, BinaryIO
 
 from vshell.vfs.backend import Ctx, Listing, Parts
 from vshell.vfs.errors import fs_error
-from vshell.vfs.stats import make_stat
+from vshell.vfs.stats import crc32, make_stat
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, BinaryIO
 
 __all__ = ["COMMAND_DIRS", "CommandDir", "command_script"]
 
@@ -66,7 +68,7 @@ class CommandDir:
         if name is None:
             return make_stat(_DIR_MODE, 1, _DEV, 2, 0, 0, 4096, ns, ns, ns)
         size = len(command_script(name))
-        ino = zlib.crc32(name.encode()) | 2
+        ino = crc32(name.encode()) | 2
         return make_stat(_FILE_MODE, ino, _DEV, 1, 0, 0, size, ns, ns, ns)
 
     # reading

@@ -19,11 +19,14 @@ from __future__ import annotations
 import errno
 import os
 import stat as st
-from collections.abc import Iterable, Sequence
 
 from vshell.vfs.backend import Parts
 from vshell.vfs.errors import Rerouted, fs_error
 from vshell.vfs.paths import join_parts
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 __all__ = ["Boundaries", "compute_boundaries", "host_dir_of"]
 

@@ -16,28 +16,38 @@ import os
 import stat as st
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, BinaryIO, TypeVar, cast
 
-from vshell.records import record
-from vshell.vfs.backend import Backend, Ctx, Parts, normalize_mode
+from vshell.lazy import lazy_module
+from vshell.records import cast, record
+from vshell.vfs.backend import Ctx, Parts, normalize_mode
 from vshell.vfs.bindir import COMMAND_DIRS, CommandDir
 from vshell.vfs.boundary import Boundaries, compute_boundaries, host_dir_of
 from vshell.vfs.deny import DenyRules
-from vshell.vfs.devices import (
-    CHAR_MODE,
-    DEVICES,
-    STD_LINKS,
-    STREAM_MODE,
-    open_device,
-    open_stream,
-)
 from vshell.vfs.errors import CrossMount, Rerouted, fs_error, rename_error
-from vshell.vfs.fifo import Fifo
 from vshell.vfs.links import relative_link_parts, resolves_inside
 from vshell.vfs.memory import MemoryBackend, MemoryBudget
 from vshell.vfs.paths import join_parts, split_path
-from vshell.vfs.stats import make_stat, with_counts
+from vshell.vfs.stats import crc32, make_stat, with_counts
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import Any, BinaryIO, TypeVar
+
+    from vshell.vfs import devices
+    from vshell.vfs.protocol import Backend
+
+    _Op = TypeVar("_Op", bound=Callable[..., Any])
+    from vshell.vfs.fifo import Fifo
+else:  # imported at first use (start-up): a stand-in puts the real one in its place
+    def Fifo(*args, **kwargs):
+        global Fifo
+        from vshell.vfs.fifo import Fifo
+
+        return Fifo(*args, **kwargs)
+
+    devices = lazy_module("vshell.vfs.devices")  # /dev: only a path under it asks
+
 
 __all__ = ["VFS", "DirEntry", "Mount"]
 
@@ -146,7 +156,6 @@ _hops = threading.local()
 _MAX_HOPS = 40
 
 
-_Op = TypeVar("_Op", bound=Callable[..., Any])
 
 
 class _TreeTooLarge(Exception):
@@ -197,7 +206,7 @@ def _follows_cross_mount(fn: _Op) -> _Op:
             finally:
                 _hops.n = depth
 
-    return cast(_Op, wrapper)
+    return cast("_Op", wrapper)
 
 
 def _no_guard(parts: Parts) -> None:
@@ -229,7 +238,7 @@ def _counted(fn: _Op) -> _Op:
         finally:
             self._changes.bump()
 
-    return cast(_Op, wrapper)
+    return cast("_Op", wrapper)
 
 
 class VFS:
@@ -545,8 +554,6 @@ class VFS:
         return mount, rel, self._ctx[mount.vpath]
 
     def _syn_stat(self, parts: Parts, mode: int = _SYN_DIR_MODE, size: int = 0) -> os.stat_result:
-        from zlib import crc32  # off the start-up path
-
         ino = crc32(join_parts(parts).encode()) | 1
         nlink = 2 if st.S_ISDIR(mode) else 1
         boot = self._boot_ns
@@ -561,19 +568,19 @@ class VFS:
         if len(rest) == 1:
             if rest[0] == "fd":
                 return "fddir"
-            if rest[0] in DEVICES:
+            if rest[0] in devices.DEVICES:
                 return "dev"
-            if rest[0] in STD_LINKS:
+            if rest[0] in devices.STD_LINKS:
                 return "link"
         elif len(rest) == 2 and rest[0] == "fd":
             return "fd"
-        elif rest[0] in DEVICES or rest[0] in STD_LINKS:
+        elif rest[0] in devices.DEVICES or rest[0] in devices.STD_LINKS:
             raise fs_error(errno.ENOTDIR)
         raise fs_error(errno.ENOENT)
 
     def _fd_of(self, rest: Parts) -> int | None:
-        if rest[0] in STD_LINKS:
-            return STD_LINKS[rest[0]]
+        if rest[0] in devices.STD_LINKS:
+            return devices.STD_LINKS[rest[0]]
         try:
             return int(rest[1]) if rest[1].isdigit() else None
         except ValueError:
@@ -585,17 +592,17 @@ class VFS:
         if node in ("dir", "fddir"):
             return self._syn_stat(parts)
         if node == "dev":
-            return self._syn_stat(parts, CHAR_MODE)
+            return self._syn_stat(parts, devices.CHAR_MODE)
         if node == "link" and not follow:
             return self._syn_stat(parts, st.S_IFLNK | 0o777, len(self._std_target(rest)))
         fd = self._fd_of(rest)
         if fd is None or self._fds is None or self._fds.get(fd) is None:
             raise fs_error(errno.ENOENT)
-        return self._syn_stat(("dev", "fd", str(fd)), STREAM_MODE)
+        return self._syn_stat(("dev", "fd", str(fd)), devices.STREAM_MODE)
 
     @staticmethod
     def _std_target(rest: Parts) -> str:
-        return f"/dev/fd/{STD_LINKS[rest[0]]}"
+        return f"/dev/fd/{devices.STD_LINKS[rest[0]]}"
 
     def _dev_open(self, rest: Parts, mode: str, path: str) -> BinaryIO:
         readable = mode.startswith("r") or "+" in mode
@@ -609,16 +616,17 @@ class VFS:
         if node in ("dir", "fddir"):
             raise fs_error(errno.EISDIR)
         if node == "dev":
-            return open_device(rest[0], path, readable, writable)  # type: ignore[return-value]  # device files are binary file objects without BinaryIO's whole surface
+            return devices.open_device(rest[0], path, readable, writable)  # type: ignore[return-value]  # device files are binary file objects without BinaryIO's whole surface
         fd = self._fd_of(rest)
         if fd is None:
             raise fs_error(errno.EBADF)
-        return open_stream(self._fds, fd, path, readable, writable)  # type: ignore[return-value]  # a descriptor's stream is one of the run's binary streams
+        return devices.open_stream(self._fds, fd, path, readable, writable)  # type: ignore[return-value]  # a descriptor's stream is one of the run's binary streams
 
     def _dev_list(self, rest: Parts) -> list[tuple[str, str]]:
         node = self._dev_node(rest)
         if node == "dir":
-            return [(n, "o") for n in DEVICES] + [(n, "l") for n in STD_LINKS] + [("fd", "d")]
+            return ([(n, "o") for n in devices.DEVICES] + [(n, "l") for n in devices.STD_LINKS]
+                    + [("fd", "d")])
         if node == "fddir":
             fds = self._fds or {}
             return [(str(fd), "o") for fd in sorted(fds) if fds[fd] is not None]

@@ -12,10 +12,13 @@ every walk step, so a pattern like ``*a*a*a*a*b`` must never backtrack.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from vshell.records import field, record
-from vshell.text.segglob import ANY_SEGMENTS, SegmentGlob
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from vshell.text.segglob import SegmentGlob
 
 __all__ = ["DenyPattern", "DenyRules", "parse_deny"]
 
@@ -47,6 +50,8 @@ def parse_deny(pattern: str) -> DenyPattern:
                 f"invalid deny pattern {pattern!r}: {shown} is not supported "
                 "(only '*' within a segment and '**' as a whole segment)"
             )
+    from vshell.text.segglob import ANY_SEGMENTS, SegmentGlob
+
     if "\0" in pattern:
         raise ValueError(f"invalid deny pattern {pattern!r}: NUL character")
     anchored = pattern.startswith("/")
@@ -61,6 +66,24 @@ def parse_deny(pattern: str) -> DenyPattern:
     return DenyPattern(pattern, tuple(segments), SegmentGlob([segments]))
 
 
+class _NoMatch:
+    """The glob of no pattern: matches nothing."""
+
+    __slots__ = ()
+
+    def matches(self, vpath: str) -> bool:
+        return False
+
+
+_NO_MATCH = _NoMatch()
+
+
+def _glob_of(patterns: list[tuple[str, ...]]) -> SegmentGlob:
+    from vshell.text.segglob import SegmentGlob
+
+    return SegmentGlob(patterns)
+
+
 class DenyRules:
     """A set of deny patterns, matched together as one RE2 program.
 
@@ -73,7 +96,8 @@ class DenyRules:
     def __init__(self, patterns: Iterable[str | DenyPattern] = ()) -> None:
         parsed = [p if isinstance(p, DenyPattern) else parse_deny(p) for p in patterns]
         self.patterns: tuple[DenyPattern, ...] = tuple(parsed)
-        self._glob = SegmentGlob([p.segments for p in parsed])
+        # no pattern (``vshell -c``, say): no program to build, no text layer to import
+        self._glob = _glob_of([p.segments for p in parsed]) if parsed else _NO_MATCH
 
     def matches(self, vpath: str) -> bool:
         """Whether ``vpath`` is denied."""

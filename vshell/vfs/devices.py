@@ -11,10 +11,13 @@ import errno
 import io
 import os
 import stat as st
-from collections.abc import Mapping
-from typing import Any
 
 from vshell.vfs.errors import fs_error
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 __all__ = ["DEVICES", "STD_LINKS", "StreamView", "open_device"]
 

@@ -13,16 +13,20 @@ from __future__ import annotations
 
 import errno
 import threading
-from collections.abc import Callable
 
 from vshell.vfs.devices import StreamView
 from vshell.vfs.errors import fs_error
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
 
 __all__ = ["Fifo", "FifoEnd"]
 
 CAPACITY = 1 << 16  # what Linux buffers in a pipe before a writer waits
 _TICK = 0.05
-Check = Callable[[], None] | None
+Check: TypeAlias = "Callable[[], None] | None"
 
 
 class Fifo:

@@ -22,22 +22,24 @@ never block or touch a device.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat as st
-from collections.abc import Callable
-from typing import BinaryIO, Self, cast
 
+from vshell.records import cast
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.boundary import Boundaries
 from vshell.vfs.errors import LINK_ROOT, RENAME_ROOT, CrossMount, fs_error
-from vshell.vfs.links import climb, relative_link_parts
+from vshell.vfs.links import MAX_SYMLINKS, climb, relative_link_parts
 from vshell.vfs.paths import join_parts
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import BinaryIO, Self
 
 __all__ = ["MAX_SYMLINKS", "HostBackend"]
 
-MAX_SYMLINKS = 40
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _PATH = getattr(os, "O_PATH", os.O_RDONLY)
 # How a walk opens each directory on its way: never following a link (the overlay walks too).
@@ -112,8 +114,10 @@ class HostBackend:
             os.close(fd)
 
     def __del__(self) -> None:  # pragma: no cover - best effort
-        with contextlib.suppress(OSError):
+        try:
             self.close()
+        except OSError:
+            pass
 
     # ------------------------------------------------------------------ resolution
 
@@ -238,7 +242,7 @@ class HostBackend:
             if not st.S_ISREG(info.st_mode):
                 raise fs_error(errno.EACCES)
             # a binary mode always (mode_flags accepted it), so the file object is binary
-            fobj = cast(BinaryIO, os.fdopen(fd, "r+b" if mode.startswith("x+") else
+            fobj = cast("BinaryIO", os.fdopen(fd, "r+b" if mode.startswith("x+") else
                                             mode.replace("x", "w")))
         except BaseException:
             os.close(fd)

@@ -20,12 +20,17 @@ Otherwise the operation fails with EPERM ("Operation not permitted") and nothing
 from __future__ import annotations
 
 import errno
-from collections.abc import Callable
 
 from vshell.vfs.backend import Parts
 from vshell.vfs.errors import escape_error, fs_error
 
-__all__ = ["relative_link_parts", "resolves_inside"]
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["MAX_SYMLINKS", "relative_link_parts", "resolves_inside"]
+
+MAX_SYMLINKS = 40  # symlinks a resolution follows before ELOOP (host, memory and overlay)
 
 
 def relative_link_parts(target: str, parent: Parts) -> Parts:

@@ -21,15 +21,17 @@ import stat as st
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
-from typing import Any, BinaryIO
 
 from vshell.vfs.backend import Ctx, Listing, Parts, mode_flags
 from vshell.vfs.errors import LINK_ROOT, RENAME_ROOT, escape_error, fs_error, refuse_root_ends
-from vshell.vfs.host import MAX_SYMLINKS
-from vshell.vfs.links import append_missing_tail, climb
+from vshell.vfs.links import MAX_SYMLINKS, append_missing_tail, climb
 from vshell.vfs.paths import join_parts, split_path
 from vshell.vfs.stats import to_stat_result
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, BinaryIO
 
 __all__ = ["Hold", "MemoryBackend", "MemoryBudget"]
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator
-from typing import IO
 
 from vshell.command import Invocation
 from vshell.text import gnuquote
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import IO
 
 CHUNK = 65536
 

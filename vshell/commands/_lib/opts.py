@@ -8,10 +8,12 @@ as an operand, and GNU permutation (options may follow operands unless POSIXLY_C
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from vshell.command import Exit, Invocation
 from vshell.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 
 @record

@@ -4,14 +4,20 @@ options, control flow).  Each is ``fn(sh, name, args) -> status``; modules load 
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import sys
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeAlias
+
     from vshell.interp.state import ShellState
 
 _M = "vshell.interp."
+
+# builtins that also exist as programs in /usr/bin and /bin: `type -a echo` lists both, as
+# bash does (here, not in builtins.resolve, so listing /bin imports no builtin's module)
+COREUTILS_TWINS = frozenset(("echo", "printf", "test", "[", "kill", "pwd", "true", "false"))
 
 TABLE: dict[str, str] = {
     ":": "builtins.echo:b_true",
@@ -95,7 +101,8 @@ def lookup(name: str, disabled: frozenset[str] = NONE_DISABLED) -> Callable[...,
     if target is None:
         return None
     mod, _, attr = target.partition(":")
-    fn = getattr(importlib.import_module(_M + mod), attr)
+    __import__(_M + mod)  # importlib.import_module, without importing importlib
+    fn = getattr(sys.modules[_M + mod], attr)
     _cache[name] = fn
     return fn
 
@@ -110,4 +117,4 @@ def disabled_in(state: ShellState) -> frozenset[str]:
     return getattr(state, "disabled_builtins", NONE_DISABLED)
 
 
-Builtin = Callable[[Any, str, list[str]], int]
+Builtin: TypeAlias = "Callable[[Any, str, list[str]], int]"

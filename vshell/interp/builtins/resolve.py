@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import stat as _stat
-from typing import TYPE_CHECKING
 
 from vshell.interp.builtins.base import is_enabled_builtin, out
 from vshell.interp.builtins.opts import OptionError, parse_flags, parse_options
+from vshell.interp.builtins.registry import COREUTILS_TWINS
 from vshell.interp.lookup import VSHELL_COMMAND, not_found, resolve_command
 from vshell.syntax.reserved import KEYWORDS
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.interp.shell import Shell
 
@@ -73,8 +74,6 @@ COMMAND_DIR = "/usr/bin"
 COMMAND_DIRS = frozenset(("/usr/bin", "/bin"))  # where a merged-/usr system has coreutils
 
 
-# builtins that also exist as programs there: `type -a echo` lists both, as bash does
-COREUTILS_TWINS = frozenset(("echo", "printf", "test", "[", "kill", "pwd", "true", "false"))
 
 
 def path_matches(sh: Shell, name: str) -> list[str]:
