@@ -33,7 +33,7 @@ from vshell.interp.control import (
 )
 from vshell.interp.state import ShellError, ShellState, Var
 from vshell.interp.worker import pool_of
-from vshell.lazy import lazy_compile
+from vshell.lazy import lazy_compile, lazy_module
 from vshell.syntax import ast
 from vshell.syntax.parser import BadSubst
 
@@ -69,45 +69,13 @@ else:  # imported at first use (start-up): a stand-in puts the real one in its p
 _VERBOSE_SET = lazy_compile(r"set\s+(-[a-zA-Z]*v|-o\s+verbose)")
 
 
-_ARITH: Any = None  # vshell.interp.arith, imported on the first arithmetic (every loop has some)
 # the modules below the shell it calls for every command, imported on first use (start-up
-# stays lean) and kept here: a function-level `from … import` costs a trip through the
-# import system on every call
-_SIMPLE: Any = None  # vshell.interp.simple
-_COMPOUND: Any = None  # vshell.interp.compound
-_COMMANDS: Any = None  # vshell.commands (the registry)
-
-
-def _load_arith() -> Any:
-    global _ARITH
-    from vshell.interp import arith
-
-    _ARITH = arith
-    return arith
-
-
-def _load_simple() -> Any:
-    global _SIMPLE
-    from vshell.interp import simple
-
-    _SIMPLE = simple
-    return simple
-
-
-def _load_compound() -> Any:
-    global _COMPOUND
-    from vshell.interp import compound
-
-    _COMPOUND = compound
-    return compound
-
-
-def _load_commands() -> Any:
-    global _COMMANDS
-    from vshell import commands
-
-    _COMMANDS = commands
-    return commands
+# stays lean); a stand-in keeps what it fetched, so a call costs a module attribute read,
+# not a function-level `from … import` (a trip through the import system on every call)
+_arith = lazy_module("vshell.interp.arith")  # the first arithmetic (every loop has some)
+_simple = lazy_module("vshell.interp.simple")
+_compound = lazy_module("vshell.interp.compound")
+_commands = lazy_module("vshell.commands")  # the registry
 
 
 _PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribute
@@ -759,8 +727,8 @@ class Shell:
         mark = len(procsubs)
         try:
             if type(cmd) is ast.SimpleCommand:
-                return (_SIMPLE or _load_simple()).run(self, cmd)
-            return (_COMPOUND or _load_compound()).run(self, cmd)
+                return _simple.run(self, cmd)
+            return _compound.run(self, cmd)
         finally:
             if len(procsubs) > mark:
                 self._close_procsubs(mark)
@@ -778,7 +746,7 @@ class Shell:
         del self.procsub_fds[mark:]
 
     def run_simple(self, cmd: ast.SimpleCommand) -> int:
-        return (_SIMPLE or _load_simple()).run(self, cmd)
+        return _simple.run(self, cmd)
 
     # --- expansion hooks used by the expander -----------------------------------------------
     def _read_file_subst(self, source: str) -> str | None:
@@ -919,7 +887,7 @@ class Shell:
         return f"/dev/fd/{fd}"
 
     def arith(self, text: str, raw: str | None = None) -> int:
-        arith = _ARITH or _load_arith()
+        arith = _arith
         ctx = self.__dict__.get("_arith_ctx") or self.arith_ctx
         try:
             return arith.evaluate(text, ctx)
@@ -1081,18 +1049,18 @@ class Shell:
         """Run an expanded command line (function, builtin or command): the way down for the
         builtins that run one (``exec``, ``command``, ``builtin``), which sit below
         :mod:`vshell.interp.simple`."""
-        return (_SIMPLE or _load_simple()).exec_argv(self, argv, assigns, fds)
+        return _simple.exec_argv(self, argv, assigns, fds)
 
     def run_script_file(self, path: str, name: str, args: list[str], env: dict[str, str],
                         fds: Fds) -> int:
         """Run the script at ``path`` by its ``#!`` line (``command -p`` reaches it here)."""
-        return (_SIMPLE or _load_simple()).run_script_file(self, path, name, args, env, fds)
+        return _simple.run_script_file(self, path, name, args, env, fds)
 
     def find_command(self, name: str) -> Command | None:
         cmd = self.ctx.commands.get(name)
         if cmd is not None:
             return cmd
-        return (_COMMANDS or _load_commands()).lookup(name)
+        return _commands.lookup(name)
 
     def call(self, cmd: Command, name: str, args: list[str], env: dict[str, str], fds: Fds
              ) -> int:
