@@ -13,6 +13,7 @@ import threading
 import time
 
 from vshell.command import NAME_RE, Cancelled, CancelToken, Command, NestedRequest
+from vshell.interp.worker import GRACE
 from vshell.lazy import re
 from vshell.limits import (
     DEFAULT_MAX_JOBS,
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 
 _PROCSUB_GRACE = 1.0  # seconds a finished script waits for its process substitutions
 MAX_NESTING = 8
-_GRACE = 0.5  # how long a stopped run may take to unwind before exec returns anyway
 
 
 @record(frozen=True)
@@ -331,6 +331,7 @@ class Sandbox:
         # for every exec cost more than a short script (a stuck run keeps its thread and the
         # next exec gets another; an idle one ends after worker.RUNNER_IDLE, close() at once)
         self._runners: Pool | None = None
+        self._caller: int | None = None  # the thread a run is on when it runs on its caller's
         self.nesting = 0
         self.dash_c = False  # the CLI's -c: shows as "c" in $-
 
@@ -426,7 +427,8 @@ class Sandbox:
         except ValueError as e:  # a bad allow_net entry
             return Result(Outcome.INVALID, 2, b"", f"vshell: allow_net: {e}\n".encode(), error=e)
         if not self._lock.acquire(blocking=False):
-            if threading.current_thread().name.startswith("vshell-"):
+            if (threading.current_thread().name.startswith("vshell-")
+                    or self._caller == threading.get_ident()):
                 return Result(Outcome.UNSUPPORTED, 126, b"",
                               b"vshell: Sandbox.exec called from inside a running execution; "
                               b"use inv.run_nested instead\n")
@@ -599,11 +601,8 @@ class Sandbox:
                      stderr: Any, cancel: CancelToken | None, http: Any = None) -> Result:
         from vshell.interp import io as sio
         from vshell.interp.shell import RunContext, Shell
-        from vshell.interp.worker import RUNNER_IDLE, Pool
+        from vshell.interp.worker import Pool
 
-        runners = self._runners
-        if runners is None:
-            runners = self._runners = Pool(RUNNER_IDLE)
         limit = self._effective_timeout(timeout)
         token = cancel or CancelToken()
         token.deadline = time.monotonic() + limit if limit else None
@@ -639,6 +638,11 @@ class Sandbox:
         sh.source_name = self._state.script_name
         sh.interactive_c = self.dash_c
         box: dict[str, Any] = {}
+        # nothing of the run can block outside vshell's reach (a host stream): it runs on
+        # this thread, and what may not stop when told on one of its own (interp.offload)
+        on_caller = ctx.on_caller = (
+            (stdin is None or isinstance(stdin, (bytes, bytearray)))
+            and stdout is None and stderr is None)
 
         def work() -> None:
             try:
@@ -647,15 +651,21 @@ class Sandbox:
                 box["status"] = sh.run_toplevel(script, first_line)
             except Cancelled:
                 box["cancelled"] = True
+            except KeyboardInterrupt as e:  # the caller's Ctrl-C: theirs, after the cleanup
+                if not on_caller:
+                    box["error"] = e
+                box["interrupt"] = e
             except BaseException as e:  # noqa: BLE001 - reported as INTERNAL
                 box["error"] = e
 
-        worker = runners.spawn(work, "vshell-run")
-        while worker.is_alive():
-            worker.join(0.05)
-            if token.reason is not None:
-                worker.join(_GRACE)
-                break
+        if on_caller:
+            self._caller = threading.get_ident()
+            try:
+                work()
+            finally:
+                self._caller = None
+        else:
+            self._run_on_thread(work, token)
         self._stop_jobs(ctx)
         pool.shutdown()
         standard: dict[int, Any] = {0: inp, 1: out, 2: err}
@@ -663,6 +673,8 @@ class Sandbox:
             self._kept_fds = _descriptors_to_keep(sh.fds, standard)
         _close_extra_fds(sh, [*standard.values(), *self._kept_fds.values()])
         self._active = None
+        if "interrupt" in box and on_caller:
+            raise box["interrupt"]
         self._state = sh.state  # exec may have replaced nothing, but keep the session's state
         self._exit_requested = getattr(sh, "exited", False)  # `exit` ran: the REPL stops
         reason = token.reason
@@ -697,6 +709,21 @@ class Sandbox:
         return Result(outcome, status, out.getvalue(), err.getvalue(),
                       out.truncated or err.truncated, error=error)
 
+    def _run_on_thread(self, work: Callable[[], None], token: CancelToken) -> None:
+        """``work()`` on the session's runner thread: a stopped run that has not ended
+        ``GRACE`` later is left to its thread."""
+        from vshell.interp.worker import RUNNER_IDLE, Pool
+
+        runners = self._runners
+        if runners is None:
+            runners = self._runners = Pool(RUNNER_IDLE)
+        worker = runners.spawn(work, "vshell-run")
+        while worker.is_alive():
+            worker.join(0.05)
+            if token.reason is not None:
+                worker.join(GRACE)
+                break
+
     def _stop_jobs(self, ctx: RunContext) -> None:
         jobs = list(ctx.jobs.values())
         if not jobs:
@@ -711,7 +738,7 @@ class Sandbox:
             ctx.cancel.cancel(ctx.cancel.reason or "exit")
             # a finished script does not wait for its background jobs: stop them
             for j in jobs:
-                j.thread.join(_GRACE)
+                j.thread.join(GRACE)
             ctx.cancel._reason = None if ctx.cancel._reason == "exit" else ctx.cancel._reason
 
     def _run_nested(self, req: NestedRequest, ctx: RunContext, parent: Shell) -> Result:
@@ -778,7 +805,7 @@ class Sandbox:
             t.join(0.05)
             if token.reason is not None or ctx.cancel.reason is not None:
                 token.cancel(token.reason or ctx.cancel.reason or "canceled")
-                t.join(_GRACE)
+                t.join(GRACE)
                 break
         self._stop_jobs(child_ctx)  # background jobs end with the child, as at top level
         _close_extra_fds(sh, [sh.fds.get(0), out, err])

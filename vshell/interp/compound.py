@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Any
 from vshell.interp import fdscope, redirect
 from vshell.interp.builtins import registry as builtins_registry
 from vshell.interp.context import Job
-from vshell.interp.control import AbortLine, ExitShell, LoopControl, background_status
+from vshell.interp.control import (
+    PLAIN_CHARS,
+    AbortLine,
+    ExitShell,
+    LoopControl,
+    background_status,
+)
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -284,6 +290,7 @@ def _case(sh: Shell, cmd: ast.Case) -> int:
         sh.write_err(f"{sh.xtrace_prefix()}case {cmd.word.raw} in\n")
     word = sh.expander.word(cmd.word.raw)
     nocase = st.shopt.get("nocasematch", False)
+    plain = PLAIN_CHARS.issuperset
     status = 0
     i = 0
     matched_fallthrough = False
@@ -293,7 +300,13 @@ def _case(sh: Shell, cmd: ast.Case) -> int:
         hit = matched_fallthrough
         if not hit:
             for pw in item.patterns:
-                pat = sh.expander.pattern(pw.raw)
+                raw = pw.raw
+                if not nocase and plain(raw):  # `0)`, `start)`: a literal, no expansion
+                    if raw == word:
+                        hit = True
+                        break
+                    continue
+                pat = sh.expander.pattern(raw)
                 if P.match(pat, word, extglob=True, nocase=nocase):
                     hit = True
                     break

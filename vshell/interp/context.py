@@ -63,6 +63,9 @@ class RunContext:
     # this run, as a token: what the shells found that may change behind its back (command
     # searches over host mounts) is remembered with it, so a new run starts afresh
     run: object = field(default_factory=object)
+    # the script runs on the thread that called exec: the commands that may not stop when
+    # told run on a thread of their own (vshell.interp.offload)
+    on_caller: bool = False
 
 
 Fds: TypeAlias = "dict[int, Any]"

@@ -41,6 +41,10 @@ else:  # imported at first use (start-up): a stand-in puts the real one in its p
     W = lazy_module("vshell.syntax.words")  # the word lexer: a word that is not plain
 
 
+_UNEXPANDING_PATTERN = frozenset("$`'\"\\~").isdisjoint
+"""Whether a pattern word is its own pattern: no expansion, quote, escape or tilde."""
+
+
 # segment kinds
 LIT = 0  # unquoted text from the source: globbed, not split
 QUO = 1  # quoted: neither split nor globbed
@@ -227,6 +231,8 @@ class Expander:
 
     def pattern(self, raw: str) -> str:
         """A pattern word (case, [[ == ]]): quoted characters escaped, no splitting."""
+        if _UNEXPANDING_PATTERN(raw):  # `0`, `*.txt`, `@(a|b)`: the word is the pattern
+            return raw
         parts = lex_word(raw)
         return self.pattern_parts(parts)
 

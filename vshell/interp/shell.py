@@ -76,6 +76,7 @@ _arith = lazy_module("vshell.interp.arith")  # the first arithmetic (every loop 
 _simple = lazy_module("vshell.interp.simple")
 _compound = lazy_module("vshell.interp.compound")
 _commands = lazy_module("vshell.commands")  # the registry
+_offload = lazy_module("vshell.interp.offload")  # a run on its caller's thread asks
 
 
 _PLAIN_ARRAY = {"a"}  # the attributes of an indexed array with no other attribute
@@ -1065,6 +1066,8 @@ class Shell:
     def call(self, cmd: Command, name: str, args: list[str], env: dict[str, str], fds: Fds
              ) -> int:
         inv = self.invocation(name, args, env, fds)
+        if self.ctx.on_caller and _offload.needs_thread(self.ctx, cmd):
+            return _offload.call_offloaded(self.ctx, cmd, inv)
         return call_command(cmd, inv)
 
 

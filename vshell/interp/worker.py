@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 IDLE = 1.0  # seconds a finished thread waits for its next job before it ends
 RUNNER_IDLE = 0.25  # the same for the thread a session's scripts run on
+GRACE = 0.5  # how long a stopped run may take to unwind before its caller walks away
 
 
 class Handle:

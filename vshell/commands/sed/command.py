@@ -256,6 +256,7 @@ class Sed:
         self.stdout_out = Output(inv.stdout, self.utf8, "\n")
         self.stderr_out = Output(inv.stderr, self.utf8, "\n")
         self.inplace_target: tuple[str, str, io.BytesIO] | None = None
+        self.jumps = 0  # branches taken (the token is checked every 1024)
         self.input: Input
         self.chunk = CHUNK
 
@@ -583,6 +584,14 @@ class Sed:
             cmd.range_closed = True
 
     # -- the commands
+    def branch(self, target: int) -> int:
+        """A taken ``b``/``t``/``T``: ``:a; ba`` loops without reading a line, so the
+        token is checked here too (every 1024 jumps)."""
+        self.jumps += 1
+        if not self.jumps & 1023:
+            self.inv.cancel.check()
+        return target
+
     def execute(self, cmds: list[Command]) -> str:
         """Run the program on the pattern space; returns "", "delete", "D" or "quit"."""
         pc = 0
@@ -657,14 +666,14 @@ class Sed:
                 self.ps, self.hold = self.hold, self.ps
                 self.had_eol, self.hold_eol = self.hold_eol, self.had_eol
             elif name == "b":
-                pc = cmd.target
+                pc = self.branch(cmd.target)
             elif name == "t":
                 if self.tflag:
                     self.tflag = False
-                    pc = cmd.target
+                    pc = self.branch(cmd.target)
             elif name == "T":
                 if not self.tflag:
-                    pc = cmd.target
+                    pc = self.branch(cmd.target)
                 else:
                     self.tflag = False
             elif name == "a":
