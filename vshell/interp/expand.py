@@ -41,6 +41,14 @@ else:  # imported at first use (start-up): a stand-in puts the real one in its p
     W = lazy_module("vshell.syntax.words")  # the word lexer: a word that is not plain
 
 
+def _decimal(text: str) -> int | None:
+    """``text`` as a number when it is a plain decimal one (``${s:3:4}``), which needs no
+    arithmetic; None otherwise (``010`` is octal there, ``i+1`` an expression)."""
+    if text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
+        return int(text)
+    return None
+
+
 _UNEXPANDING_PATTERN = frozenset("$`'\"\\~").isdisjoint
 """Whether a pattern word is its own pattern: no expansion, quote, escape or tilde."""
 
@@ -750,11 +758,15 @@ class Expander:
     def _slice(self, p: W.Param, vals: list[str], is_list: bool, star: bool, quoted: bool
                ) -> list[Seg | None]:
         off_text = self.string_parts(p.arg or [])
-        off = self.sh.arith(self.arith_text(off_text), off_text)
+        off = _decimal(off_text)
+        if off is None:
+            off = self.sh.arith(self.arith_text(off_text), off_text)
         length: int | None = None
         if p.arg2 is not None:
             lt = self.string_parts(p.arg2)
-            length = self.sh.arith(self.arith_text(lt), lt) if lt.strip() else 0
+            length = _decimal(lt)
+            if length is None:
+                length = self.sh.arith(self.arith_text(lt), lt) if lt.strip() else 0
         if is_list:
             seq = vals
             if p.name in ("@", "*") and p.index is None:

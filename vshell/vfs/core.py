@@ -682,14 +682,13 @@ class VFS:
             if self._umask is None or mode in ("rb", "r+b"):
                 return mount.backend.open(rel, mode, ctx)
             backend = mount.backend
-            if type(backend) is MemoryBackend:  # asked without building a status
-                created = not backend.exists(rel, ctx)
-            else:
-                try:
-                    backend.stat(rel, True, ctx)
-                    created = False
-                except FileNotFoundError:
-                    created = True
+            if type(backend) is MemoryBackend:  # made with its mode, in the same walk
+                return backend.open(rel, mode, ctx, perm=0o666 & ~self._umask)
+            try:
+                backend.stat(rel, True, ctx)
+                created = False
+            except FileNotFoundError:
+                created = True
             f = mount.backend.open(rel, mode, ctx)
             if created:
                 mount.backend.chmod(rel, 0o666 & ~self._umask, True, ctx)

@@ -137,15 +137,20 @@ class _Live:
     def publish(self) -> None:
         if self.dirty:
             fobj = self.fobj
+            now = time.time()
             if hasattr(fobj, "_byte_contents"):  # pyfakefs's store of a file's bytes
                 fobj._byte_contents = self.buf
-                fobj.st_size = len(self.buf)
                 fobj.epoch += 1
-            else:  # a pyfakefs without that attribute: the public way, a copy
+                # its status fields, without FakeFile's forwarding hooks (each set runs a
+                # Python __setattr__ that looks the name up in a list)
+                status = fobj.stat_result
+                status.st_size = len(self.buf)
+                status.st_mtime = now
+                status.st_ctime = now
+            else:  # a pyfakefs without those attributes: the public way, a copy
                 fobj.set_contents(bytes(self.buf))
-            now = time.time()
-            fobj.st_mtime = now
-            fobj.st_ctime = now
+                fobj.st_mtime = now
+                fobj.st_ctime = now
             self.dirty = False
 
 
@@ -473,7 +478,9 @@ class MemoryBackend:
 
     # ------------------------------------------------------------------ reading
 
-    def open(self, parts: Parts, mode: str, ctx: Ctx) -> BinaryIO:
+    def open(self, parts: Parts, mode: str, ctx: Ctx, perm: int = 0o666) -> BinaryIO:
+        """``parts`` opened in ``mode``; a file it creates gets the permissions ``perm``
+        (the VFS passes 0666 less its umask: made so, not chmodded after)."""
         flags = mode_flags(mode)
         name = join_parts(parts, ctx.vroot)
         with self._lock:
@@ -483,7 +490,7 @@ class MemoryBackend:
                 if not flags & os.O_CREAT:
                     raise fs_error(errno.ENOENT)
                 self.changes += 1
-                fobj = self._create_file(parent, resolved[-1])
+                fobj = self._create_file(parent, resolved[-1], perm)
             elif flags & os.O_EXCL:
                 raise fs_error(errno.EEXIST)
             elif st.S_ISDIR(fobj.st_mode):
@@ -505,15 +512,15 @@ class MemoryBackend:
             return io.BufferedRandom(raw, _BUFFER)
         return io.BufferedWriter(raw, _BUFFER)
 
-    def _create_file(self, parent: Any, name: str) -> Any:
+    def _create_file(self, parent: Any, name: str, perm: int = 0o666) -> Any:
         """A new empty regular file ``name`` in the directory object ``parent``, made as
-        pyfakefs's ``os.open(O_CREAT)`` makes it (mode 0666, owner, times, inode, link
+        pyfakefs's ``os.open(O_CREAT)`` makes it (mode ``perm``, owner, times, inode, link
         count; EACCES without write permission on the directory) but from the objects this
         module's walk already holds, not through pyfakefs's path layer again (which cost
         ten times the rest of ``echo x >> /tmp/new``)."""
         from pyfakefs.fake_file import FakeFile
 
-        fobj = FakeFile(name, st.S_IFREG | 0o666, filesystem=self.fs)
+        fobj = FakeFile(name, st.S_IFREG | perm, filesystem=self.fs)
         parent.add_entry(fobj)
         return fobj
 
