@@ -6,25 +6,91 @@ reads.  Only INVALID and INTERNAL carry an error.
 
 from __future__ import annotations
 
-import enum
-
 from vshell.records import record
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
+if TYPE_CHECKING:
+    import enum
 
-class Outcome(enum.Enum):
-    """Why a run ended, with the exit code each ending reports."""
+    class Outcome(enum.Enum):
+        """Why a run ended, with the exit code each ending reports."""
 
-    COMPLETED = "completed"  # ran to completion; its own status
-    NOT_FOUND = "not_found"  # ended on an unresolved command name (127)
-    DENIED = "denied"  # the sandbox refused the request (126)
-    TIMED_OUT = "timed_out"  # the deadline passed (137)
-    CANCELED = "canceled"  # the caller cancelled (130)
-    INVALID = "invalid"  # could never become a run, e.g. does not parse (2)
-    INTERNAL = "internal"  # the sandbox itself failed (125)
-    UNSUPPORTED = "unsupported"  # this runtime cannot carry the request out (126)
+        COMPLETED = "completed"
+        NOT_FOUND = "not_found"
+        DENIED = "denied"
+        TIMED_OUT = "timed_out"
+        CANCELED = "canceled"
+        INVALID = "invalid"
+        INTERNAL = "internal"
+        UNSUPPORTED = "unsupported"
 
-    def __str__(self) -> str:
-        return self.value
+else:  # the same members without enum, whose import (with functools) costs every `vshell -c`
+    _MEMBERS = (
+        ("COMPLETED", "completed"),  # ran to completion; its own status
+        ("NOT_FOUND", "not_found"),  # ended on an unresolved command name (127)
+        ("DENIED", "denied"),  # the sandbox refused the request (126)
+        ("TIMED_OUT", "timed_out"),  # the deadline passed (137)
+        ("CANCELED", "canceled"),  # the caller cancelled (130)
+        ("INVALID", "invalid"),  # could never become a run, e.g. does not parse (2)
+        ("INTERNAL", "internal"),  # the sandbox itself failed (125)
+        ("UNSUPPORTED", "unsupported"),  # this runtime cannot carry the request out (126)
+    )
+
+    class _Members(type):
+        """What the class of an Enum answers: iteration, ``len``, and ``Outcome(value)``
+        giving the member of that value (ValueError for another)."""
+
+        def __iter__(cls):
+            return iter(cls._members)
+
+        def __len__(cls):
+            return len(cls._members)
+
+        def __call__(cls, value):
+            for member in cls._members:
+                if member.value == value:
+                    return member
+            raise ValueError(f"{value!r} is not a valid Outcome")
+
+        def __getitem__(cls, name):
+            member = cls.__dict__.get(name)
+            if type(member) is not cls:
+                raise KeyError(name)
+            return member
+
+    class Outcome(metaclass=_Members):
+        """Why a run ended, with the exit code each ending reports: an Enum's members
+        (``name``, ``value``, ``str`` is the value; pickled by value)."""
+
+        __slots__ = ("name", "value")
+        _members: tuple[Outcome, ...] = ()
+
+        def __str__(self) -> str:
+            return self.value
+
+        def __repr__(self) -> str:
+            return f"<Outcome.{self.name}: {self.value!r}>"
+
+        def __reduce__(self):
+            return Outcome, (self.value,)
+
+        def __copy__(self):
+            return self
+
+        def __deepcopy__(self, memo):
+            return self
+
+    def _make_members() -> None:
+        members = []
+        for name, value in _MEMBERS:
+            member = object.__new__(Outcome)
+            member.name = name
+            member.value = value
+            setattr(Outcome, name, member)
+            members.append(member)
+        Outcome._members = tuple(members)
+
+    _make_members()
 
 
 OUTCOME_STATUS = {
