@@ -12,13 +12,16 @@ objects.  To mypy both are the real thing.
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     import re as re
     from collections.abc import Callable
     from types import ModuleType
+    from typing import Any
 
-__all__ = ["lazy_compile", "lazy_module", "re"]
+__all__ = ["lazy_compile", "lazy_function", "lazy_module", "re"]
 
 
 class _OnFirstUse:
@@ -37,8 +40,6 @@ class _OnFirstUse:
 
 def _importer(name: str) -> Callable[[], object]:
     def load() -> object:
-        import sys
-
         __import__(name)
         return sys.modules[name]
 
@@ -55,6 +56,10 @@ if TYPE_CHECKING:
         """``re.compile(pattern)``, compiled at first use (flags go inline: ``(?s)``)."""
         ...
 
+    def lazy_function(module: str, name: str, into: dict[str, object]) -> Callable[..., Any]:
+        """A stand-in for ``from module import name`` (a function or class to call)."""
+        ...
+
 else:
 
     def lazy_module(name: str) -> object:
@@ -66,3 +71,19 @@ else:
     def lazy_compile(pattern: str) -> object:
         """``re.compile(pattern)``, compiled at first use (flags go inline: ``(?s)``)."""
         return _OnFirstUse(lambda: re.compile(pattern))
+
+    def lazy_function(module: str, name: str, into: dict[str, object]) -> object:
+        """A stand-in for ``from module import name`` in the module whose globals are
+        ``into``, for a function or class the module only calls: at its first call it
+        imports the real one, puts it in its place there (later calls go straight to it)
+        and calls it.  (Not for a class caught or tested with isinstance: the stand-in is
+        none.)"""
+
+        def stand_in(*args: object, **kwargs: object) -> object:
+            __import__(module)
+            real = getattr(sys.modules[module], name)
+            into[name] = real
+            return real(*args, **kwargs)
+
+        stand_in.__name__ = stand_in.__qualname__ = name
+        return stand_in

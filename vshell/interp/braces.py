@@ -46,31 +46,11 @@ def _is_brace_ws(text: str, i: int) -> bool:
 
 
 def _skip_comsub(text: str, i: int) -> int:
-    """Index just past the ``)`` closing the substitution whose ``(`` is at ``i``."""
-    depth, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            j = text.find("'", i + 1)
-            i = n if j < 0 else j + 1
-            continue
-        if c == '"' or c == "`":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n
+    """Index just past the ``)`` closing the substitution whose ``(`` is at ``i`` (the end
+    of the text when none does), read as bash's reader reads a ``$( )`` body."""
+    from vshell.syntax.words import find_close_paren
+
+    return min(find_close_paren(text, i + 1) + 1, len(text))
 
 
 def _gobble(text: str, i: int, satisfy: str) -> tuple[int, bool]:

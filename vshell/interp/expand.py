@@ -13,7 +13,7 @@ from operator import itemgetter
 from vshell.interp import limits
 from vshell.interp.control import PLAIN_CHARS
 from vshell.interp.state import ShellError
-from vshell.lazy import lazy_module
+from vshell.lazy import lazy_function, lazy_module
 from vshell.records import cast
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
@@ -26,17 +26,8 @@ if TYPE_CHECKING:
     from vshell.interp.fatal import UnboundError
     from vshell.syntax import words as W
 else:  # imported at first use (start-up): a stand-in puts the real one in its place
-    def bash_order(*args, **kwargs):
-        global bash_order
-        from vshell.interp.assoc_order import bash_order
-
-        return bash_order(*args, **kwargs)
-
-    def UnboundError(*args, **kwargs):
-        global UnboundError
-        from vshell.interp.fatal import UnboundError
-
-        return UnboundError(*args, **kwargs)
+    bash_order = lazy_function("vshell.interp.assoc_order", "bash_order", globals())
+    UnboundError = lazy_function("vshell.interp.fatal", "UnboundError", globals())
 
     W = lazy_module("vshell.syntax.words")  # the word lexer: a word that is not plain
 

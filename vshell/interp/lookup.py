@@ -10,18 +10,14 @@ from __future__ import annotations
 import stat as _stat
 
 from vshell.interp.builtins import registry as builtins_registry
+from vshell.lazy import lazy_function
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up
 if TYPE_CHECKING:
     from vshell.interp.host_tools import hint
     from vshell.interp.shell import Shell
 else:  # imported at first use (start-up): a stand-in puts the real one in its place
-    def hint(*args, **kwargs):
-        global hint
-        from vshell.interp.host_tools import hint
-
-        return hint(*args, **kwargs)
-
+    hint = lazy_function("vshell.interp.host_tools", "hint", globals())
 
 
 def not_found(sh: Shell, name: str) -> int:

@@ -33,7 +33,7 @@ from vshell.interp.control import (
 )
 from vshell.interp.state import ShellError, ShellState, Var
 from vshell.interp.worker import pool_of
-from vshell.lazy import lazy_compile, lazy_module
+from vshell.lazy import lazy_compile, lazy_function, lazy_module
 from vshell.syntax import ast
 from vshell.syntax.parser import BadSubst
 
@@ -46,17 +46,8 @@ if TYPE_CHECKING:
     from vshell.interp.expand import Expander, ExpansionError
     from vshell.interp.stages import Stages
 else:  # imported at first use (start-up): a stand-in puts the real one in its place
-    def call_command(*args, **kwargs):
-        global call_command
-        from vshell.interp.dispatch import call_command
-
-        return call_command(*args, **kwargs)
-
-    def Stages(*args, **kwargs):
-        global Stages
-        from vshell.interp.stages import Stages
-
-        return Stages(*args, **kwargs)
+    call_command = lazy_function("vshell.interp.dispatch", "call_command", globals())
+    Stages = lazy_function("vshell.interp.stages", "Stages", globals())
 
     def __getattr__(name):  # ExpansionError, in __all__: from the expander, at first use
         if name == "ExpansionError":

@@ -25,7 +25,7 @@ from vshell.interp.lookup import (
     system_path_command,
 )
 from vshell.interp.state import TEMPENV_ATTR, CallEntry, Frame, ShellError, Var
-from vshell.lazy import lazy_compile, lazy_module
+from vshell.lazy import lazy_compile, lazy_function, lazy_module
 from vshell.syntax import ast
 from vshell.syntax.parser import BadSubst
 
@@ -38,17 +38,8 @@ if TYPE_CHECKING:
     from vshell.interp.quoting import xtrace_quote
     from vshell.interp.shell import Fds, Shell
 else:  # imported at first use (start-up): a stand-in puts the real one in its place
-    def assign(*args, **kwargs):
-        global assign
-        from vshell.interp.assign import assign
-
-        return assign(*args, **kwargs)
-
-    def xtrace_quote(*args, **kwargs):
-        global xtrace_quote
-        from vshell.interp.quoting import xtrace_quote
-
-        return xtrace_quote(*args, **kwargs)
+    assign = lazy_function("vshell.interp.assign", "assign", globals())
+    xtrace_quote = lazy_function("vshell.interp.quoting", "xtrace_quote", globals())
 
     redirect = lazy_module("vshell.interp.redirect")  # a command with a redirection asks
 

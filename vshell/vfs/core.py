@@ -17,7 +17,7 @@ import stat as st
 import threading
 import time
 
-from vshell.lazy import lazy_module
+from vshell.lazy import lazy_function, lazy_module
 from vshell.records import cast, record
 from vshell.vfs.backend import Ctx, Parts, normalize_mode
 from vshell.vfs.bindir import COMMAND_DIRS, CommandDir
@@ -40,11 +40,7 @@ if TYPE_CHECKING:
     _Op = TypeVar("_Op", bound=Callable[..., Any])
     from vshell.vfs.fifo import Fifo
 else:  # imported at first use (start-up): a stand-in puts the real one in its place
-    def Fifo(*args, **kwargs):
-        global Fifo
-        from vshell.vfs.fifo import Fifo
-
-        return Fifo(*args, **kwargs)
+    Fifo = lazy_function("vshell.vfs.fifo", "Fifo", globals())
 
     devices = lazy_module("vshell.vfs.devices")  # /dev: only a path under it asks
 
