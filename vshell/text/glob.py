@@ -787,8 +787,37 @@ def match(pat: str, s: str, **flags: bool) -> bool:
     return compile_glob(pat, **flags).fullmatch(s) is not None
 
 
+_NO_PATTERN_CHAR = frozenset("*?[]\\()|").isdisjoint
+"""Whether a text has no character that makes a pattern (or an extglob, or an escape)."""
+
+
+def _star_literal(pat: str, flags: dict[str, bool]) -> tuple[bool, str] | None:
+    """``(True, LIT)`` for the pattern ``*LIT``, ``(False, LIT)`` for ``LIT*``, where LIT is
+    literal text, as ``${path##*/}``, ``${file%.*}`` and ``${v#*=}`` are; None otherwise.
+    Such a pattern needs no automaton: the shortest and longest matches are found with
+    ``str.find`` and ``str.rfind``."""
+    if len(pat) < 1 or flags.get("nocase"):
+        return None
+    if pat[0] == "*":
+        rest = pat[1:]
+        return (True, rest) if _NO_PATTERN_CHAR(rest) else None
+    if pat[-1] == "*":
+        rest = pat[:-1]
+        return (False, rest) if _NO_PATTERN_CHAR(rest) else None
+    return None
+
+
 def remove_prefix(value: str, pat: str, longest: bool, **flags: bool) -> str:
     """``${v#pat}`` (shortest) / ``${v##pat}`` (longest): one left-to-right pass."""
+    shape = _star_literal(pat, flags)
+    if shape is not None:
+        lead, lit = shape
+        if lead:  # *LIT: up to the first (shortest) or last (longest) LIT
+            i = value.rfind(lit) if longest else value.find(lit)
+            return value if i < 0 else value[i + len(lit):]
+        if not value.startswith(lit):  # LIT*: LIT itself, or all of it
+            return value
+        return "" if longest else value[len(lit):]
     g = compile_glob(pat, **flags)
     if g.literal is not None:
         return value[len(g.literal):] if value.startswith(g.literal) else value
@@ -800,6 +829,15 @@ def remove_prefix(value: str, pat: str, longest: bool, **flags: bool) -> str:
 
 def remove_suffix(value: str, pat: str, longest: bool, **flags: bool) -> str:
     """``${v%pat}`` (shortest) / ``${v%%pat}`` (longest): one right-to-left pass."""
+    shape = _star_literal(pat, flags)
+    if shape is not None:
+        lead, lit = shape
+        if not lead:  # LIT*: from the last (shortest) or first (longest) LIT
+            i = value.find(lit) if longest else value.rfind(lit)
+            return value if i < 0 else value[:i]
+        if not value.endswith(lit):  # *LIT: LIT itself, or all of it
+            return value
+        return "" if longest else value[:len(value) - len(lit)]
     g = compile_glob(pat, **flags)
     if g.literal is not None:
         return value[:len(value) - len(g.literal)] if value.endswith(g.literal) else value
