@@ -651,10 +651,8 @@ class Sandbox:
                 box["status"] = sh.run_toplevel(script, first_line)
             except Cancelled:
                 box["cancelled"] = True
-            except KeyboardInterrupt as e:  # the caller's Ctrl-C: theirs, after the cleanup
-                if not on_caller:
-                    box["error"] = e
-                box["interrupt"] = e
+            except KeyboardInterrupt as e:  # on the caller's thread, its Ctrl-C: raised there
+                box["interrupt" if on_caller else "error"] = e  # after the cleanup below
             except BaseException as e:  # noqa: BLE001 - reported as INTERNAL
                 box["error"] = e
 
@@ -673,7 +671,7 @@ class Sandbox:
             self._kept_fds = _descriptors_to_keep(sh.fds, standard)
         _close_extra_fds(sh, [*standard.values(), *self._kept_fds.values()])
         self._active = None
-        if "interrupt" in box and on_caller:
+        if "interrupt" in box:
             raise box["interrupt"]
         self._state = sh.state  # exec may have replaced nothing, but keep the session's state
         self._exit_requested = getattr(sh, "exited", False)  # `exit` ran: the REPL stops

@@ -221,3 +221,19 @@ def test_runaway_recursion_ends_its_line_not_the_host() -> None:
             assert (r.stdout, r.exit_code) == (b"deep\n", 0)
     finally:
         sys.setrecursionlimit(max(old, sys.getrecursionlimit()))
+
+
+def test_ctrl_c_of_a_script_on_its_callers_thread_reaches_the_caller() -> None:
+    """A script without host streams runs on the calling thread: a KeyboardInterrupt there
+    (the host's Ctrl-C) ends the run, leaves the sandbox usable and is raised to the caller,
+    as it was while the caller waited for a runner thread."""
+    import _thread
+
+    with Sandbox() as sb:
+        timer = threading.Timer(0.2, _thread.interrupt_main)
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            sb.exec("sleep 5")
+        assert time.monotonic() - start < 2
+        assert sb.exec("echo again").stdout == b"again\n"
