@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno as _errno
 import os
+import threading
 import time
 from time import monotonic as _monotonic  # CancelToken.reason, asked at every command
 
@@ -58,11 +59,19 @@ class _Held:
     """What a run holds back until one of its threads would wait (see CancelToken.hold);
     one for a token and all its children."""
 
-    __slots__ = ("starts", "due")
+    __slots__ = ("starts", "due", "sleepers")
 
     def __init__(self) -> None:
         self.starts: list[Callable[[], object]] = []
         self.due = _INF  # from then on a check() starts it all too
+        # the conditions threads of the run sleep on (CancelToken.sleep): cancel() wakes them
+        self.sleepers: set[threading.Condition] = set()
+
+
+def _wake(sleepers: list[threading.Condition]) -> None:
+    for cond in sleepers:
+        with cond:
+            cond.notify_all()
 
 
 class CancelToken:
@@ -83,6 +92,33 @@ class CancelToken:
 
     def cancel(self, reason: str = "canceled") -> None:
         self._reason = reason
+        sleepers = self._held.sleepers
+        if sleepers:
+            # from a thread of its own: cancel() may run in a signal handler, on a thread
+            # that holds one of these conditions' locks
+            threading.Thread(target=_wake, args=(list(sleepers),), name="vshell-wake",
+                             daemon=True).start()
+
+    def sleep(self, cond: threading.Condition) -> None:
+        """Wait on ``cond`` (its lock held) until it is notified, the deadline passes or the
+        run is cancelled, then raise :class:`Cancelled` if the run must stop.
+
+        Why not a short timeout and a look at :attr:`reason`: hundreds of threads that
+        wake every few milliseconds (the stages of a deep recursion through pipelines)
+        take the GIL from the one thread doing the work, and the run slows a hundredfold.
+        """
+        sleepers = self._held.sleepers
+        sleepers.add(cond)
+        try:
+            # after the add: a cancel() before it is seen here, one after it notifies us
+            if self.reason is None:
+                deadline = self.deadline
+                cond.wait(None if deadline is None else max(deadline - _monotonic(), 0.0))
+        finally:
+            sleepers.discard(cond)
+        reason = self.reason
+        if reason is not None:
+            raise Cancelled(reason)
 
     @property
     def reason(self) -> str | None:

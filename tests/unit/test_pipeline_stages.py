@@ -174,3 +174,53 @@ def test_start_rest_starts_every_stage_left_and_lets_go_of_the_token() -> None:
     stages.run(lambda: None)
     assert sorted(seen) == [0, 1, 2]
     assert not token.holding
+
+
+def test_the_token_learns_of_the_stages_only_when_they_run() -> None:
+    # Another thread of the run may start what the token holds at any moment; a Stages
+    # held from its constructor was started (stage 0 on a thread) before the pipeline had
+    # assigned it, and that stage's look at it failed: its pipe never closed, and the
+    # deep recursion through `f | cat` hung one run in thirty when machines were busy.
+    token = CancelToken()
+    seen: list[int] = []
+    stages = Stages(2, seen.append, _POOL, token)
+    assert not token.holding
+    token.start_held()
+    assert seen == [] and not stages.started(0)
+    stages.run(lambda: None)
+    assert seen == [0, 1] and not token.holding
+
+
+@pytest.mark.parametrize("parent", [True, False])
+def test_a_cancel_wakes_a_wait_that_has_no_deadline_at_once(parent: bool) -> None:
+    # Waits on a pipe sleep until woken (no polling tick): cancel() must wake them, and a
+    # parent's cancel those on a child token (a job's, a nested run's).
+    token = CancelToken()
+    child = token.child()
+    pipe = sio.Pipe(child)
+    ended: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            pipe.reader.read()
+        except Cancelled as e:
+            ended.append(e)
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    time.sleep(0.1)
+    assert t.is_alive()
+    start = time.monotonic()
+    (token if parent else child).cancel("killed")
+    t.join(2)
+    assert not t.is_alive() and len(ended) == 1
+    assert time.monotonic() - start < 0.5
+
+
+def test_a_wait_on_a_full_pipe_ends_at_the_deadline() -> None:
+    token = CancelToken(time.monotonic() + 0.2)
+    pipe = sio.Pipe(token, capacity=4)
+    start = time.monotonic()
+    with pytest.raises(Cancelled):
+        pipe.writer.write(b"more than four")
+    assert 0.15 < time.monotonic() - start < 1.0

@@ -1,6 +1,6 @@
 """Streams the interpreter wires between commands: bounded in-process pipes, capped
-output sinks, and small adapters.  Every blocking wait polls the run's cancel token so a
-timeout stops a pipeline within a tick.
+output sinks, and small adapters.  A blocking wait sleeps until the other end, the run's
+deadline or its cancellation wakes it (:meth:`vshell.command.CancelToken.sleep`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import threading
 import time
 from collections import deque
 
-from vshell.command import Cancelled, CancelToken
+from vshell.command import CancelToken
 from vshell.interp import limits
 from vshell.pipe_ends import ReadEnd, WriteEnd
 
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from vshell.vfs.memory import MemoryBudget
 
 PIPE_CAPACITY = 1 << 20  # bytes buffered between two pipeline stages
-_TICK = 0.05
 # a writer whose reader is held back (not started, see vshell.interp.stages) starts it at
 # its first write after running this long, and a run's check for cancellation starts
 # every stage held back this long: the output of a long stage still streams.  (Short
@@ -82,8 +81,9 @@ class Pipe:
         self._start_reader = None
 
     def _wait(self) -> None:
-        """Wait (the lock held) a tick at most for the other end, first starting what the
-        run holds back (the other end may be a stage not started yet)."""
+        """Wait (the lock held) for the other end, first starting what the run holds back
+        (the other end may be a stage not started yet).  No timeout: every change the
+        waiter looks for notifies it, and so does the run's cancellation or deadline."""
         cancel = self._cancel
         if cancel is not None and cancel.holding:
             cancel.start_held()  # it takes no pipe's lock: a stage started waits for ours
@@ -92,11 +92,12 @@ class Pipe:
             cond = self._cond = threading.Condition(self._lock)
         self._waiters += 1
         try:
-            cond.wait(_TICK)
+            if cancel is None:
+                cond.wait()
+            else:
+                cancel.sleep(cond)
         finally:
             self._waiters -= 1
-        if cancel is not None and cancel.reason is not None:
-            raise Cancelled(cancel.reason)
 
     def _notify(self) -> None:
         if self._waiters:

@@ -615,11 +615,11 @@ class Shell:
 
         def stage(i: int) -> None:
             sh = shells[i]
-            if i > 0:
-                pipes[i - 1].reader_running()
-            if i < n - 1 and not debug and not stages.started(i + 1):
-                pipes[i].hold_reader(partial(stages.start, i + 1))
-            try:
+            try:  # (all of it: the pipes are closed below whatever happens)
+                if i > 0:
+                    pipes[i - 1].reader_running()
+                if i < n - 1 and not debug and not stages.started(i + 1):
+                    pipes[i].hold_reader(partial(stages.start, i + 1))
                 statuses[i] = sh.run_command(pl.commands[i])
             except (ExitShell, AbortLine) as e:
                 statuses[i] = e.status

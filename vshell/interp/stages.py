@@ -51,7 +51,7 @@ class Stages:
     but a stage another one needs running is started on a pooled thread first."""
 
     __slots__ = ("_run", "_count", "_next", "_lock", "_threads", "_pool", "_cancel",
-                 "_start_rest")
+                 "_start_rest", "_hold")
 
     def __init__(self, count: int, run: Callable[[int], object], pool: Pool,
                  cancel: CancelToken, hold: bool = True) -> None:
@@ -63,8 +63,10 @@ class Stages:
         self._pool = pool
         self._cancel = cancel
         self._start_rest = self.start_rest  # one bound method, held by the token
-        if hold:  # (else the caller starts them all: a wait elsewhere starts none)
-            cancel.hold(self._start_rest, HELD_FOR)
+        # (else the caller starts them all: a wait elsewhere starts none).  The token
+        # learns of the stages in run(), not here: once it does, any thread of the run may
+        # start them, and ``run`` may refer to this object (not assigned before we return)
+        self._hold = hold
 
     def started(self, i: int) -> bool:
         """Whether stage ``i`` has started (on this thread or another)."""
@@ -100,6 +102,8 @@ class Stages:
         """Run the stages not started elsewhere, in order, here; then wait for the others.
         ``on_cancel`` is called while waiting once the run is cancelled (it closes the
         pipes, so a stage blocked on one ends)."""
+        if self._hold and self._next < self._count:
+            self._cancel.hold(self._start_rest, HELD_FOR)
         depth = getattr(_depth, "n", 0)
         if depth >= INLINE_DEPTH:
             self.start(self._count - 2)
