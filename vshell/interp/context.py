@@ -56,7 +56,8 @@ class RunContext:
     shells: set[str] = field(default_factory=set)  # the $$ of each shell process running
     job_slots: JobSlots | None = None  # shared by the sandbox's shells (None: no cap)
     # files the run's redirections opened: `exec N<&-` closes one when no descriptor holds it
-    redirect_opened: weakref.WeakSet[Any] = field(default_factory=WeakSet)
+    # (made by the first, see opened_by_redirections: most runs open none)
+    redirect_opened: weakref.WeakSet[Any] | None = None
     # the run's threads for pipeline stages and nested runs (vshell.interp.worker.Pool,
     # shut down when exec returns); None: the shared pool
     pool: Any = None
@@ -69,3 +70,14 @@ class RunContext:
 
 
 Fds: TypeAlias = "dict[int, Any]"
+
+
+def opened_by_redirections(ctx: RunContext) -> weakref.WeakSet[Any]:
+    """The set of the streams the run's redirections opened, made on first use."""
+    opened = ctx.redirect_opened
+    if opened is None:
+        with ctx.lock:
+            opened = ctx.redirect_opened
+            if opened is None:
+                opened = ctx.redirect_opened = WeakSet()
+    return opened

@@ -37,7 +37,8 @@ def record(sh: Shell, before: Fds, after: Fds) -> None:
             gone = before.get(k)
             if (gone is not None and k not in after and not any(v is gone for v in after.values())
                     and (isinstance(gone, (PipeReader, PipeWriter))
-                         or (gone in sh.ctx.redirect_opened and not sh.is_subshell))):
+                         or (not sh.is_subshell and sh.ctx.redirect_opened is not None
+                             and gone in sh.ctx.redirect_opened))):
                 # `exec N>&-` on a coprocess's pipe: the other side sees EOF; on a file a
                 # redirection of this shell opened: closed now (an unlinked file frees its
                 # memory); a subshell shares its parent's streams, so it only lets go

@@ -11,6 +11,7 @@ import io
 
 from vshell.command import describe_oserror
 from vshell.interp import io as sio
+from vshell.interp.context import opened_by_redirections
 from vshell.interp.state import ShellError
 from vshell.syntax import ast
 
@@ -35,7 +36,7 @@ def open_file(sh: Shell, path: str, mode: str, fds: Fds) -> Any:
     """Open ``path`` for a redirection; the stream is remembered as the run's own."""
     stream = _open_file(sh, path, mode, fds)
     try:
-        sh.ctx.redirect_opened.add(stream)
+        opened_by_redirections(sh.ctx).add(stream)
     except TypeError:  # a stream that takes no weak reference: closed with the run only
         pass
     return stream

@@ -56,6 +56,8 @@ OPEN_MODES: dict[str, int] = {
 
 def normalize_mode(mode: str) -> str:
     """Map any spelling of a binary mode ("br", "rb+", "wb") to its key in OPEN_MODES."""
+    if mode in OPEN_MODES:  # (nearly every caller spells it so)
+        return mode
     chars = set(mode)
     base = chars & set("rwax")
     if "b" not in chars or len(base) != 1 or not chars <= set("rwaxb+") or len(mode) != len(chars):

@@ -138,15 +138,14 @@ class Input:
             handle = None
         else:
             try:
-                vpath = inv.abs(name)
-                if inv.fs.isdir(vpath):
-                    if sed.in_place:
-                        sed.say(f"couldn't edit {name}: not a regular file")
-                        sed.status = 4
-                        return
-                    sed.say(f"read error on {name}: Is a directory")
-                    raise _Fatal()
-                handle = inv.fs.open(vpath)
+                handle = inv.fs.open(inv.abs(name))  # (one walk: a directory says so here)
+            except IsADirectoryError:
+                if sed.in_place:
+                    sed.say(f"couldn't edit {name}: not a regular file")
+                    sed.status = 4
+                    return
+                sed.say(f"read error on {name}: Is a directory")
+                raise _Fatal() from None
             except OSError as e:
                 sed.say(f"can't read {name}: {e.strerror}")
                 sed.status = 2
@@ -496,8 +495,9 @@ class Sed:
 
     def reset_ranges(self) -> None:
         for cmd in self.prog.commands:
-            cmd.range_active = cmd.a1 is not None and cmd.a1.kind == "zero"
-            cmd.range_closed = False
+            if cmd.a2 is not None:  # (the others are shared by every run: never changed)
+                cmd.range_active = cmd.a1 is not None and cmd.a1.kind == "zero"
+                cmd.range_closed = False
 
     # -- addresses
     def match_regex(self, rx: Regex, text: str) -> bool:
@@ -1156,11 +1156,13 @@ def _compiled(pieces: list[Piece], extended: bool, utf8: bool, posix: bool,
         if len(_PROGRAMS) >= 128:
             _PROGRAMS.clear()
         _PROGRAMS[key] = prog
-    return Program([_fresh(cmd) for cmd in prog.commands], prog.quiet_from_script)
+    return Program([_fresh(cmd) if cmd.a2 is not None else cmd for cmd in prog.commands],
+                   prog.quiet_from_script)
 
 
 def _fresh(cmd: Command) -> Command:
-    """A copy of ``cmd`` sharing what never changes (its compiled regex, texts).
+    """A copy of a range command (only those change as a run goes: the range's state),
+    sharing what never changes (its compiled regex, texts).
 
     Made by the constructor, not by copying ``__dict__``: an instance built that way keeps
     CPython's compact attribute layout, which the per-line loop reads ~10 % faster."""
