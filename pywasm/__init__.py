@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
-from importlib import resources
 from pathlib import Path
 
 PYTHON_VERSION = "3.15.0"
@@ -110,4 +109,7 @@ def read_verified(name: str | None = None, path: Path | None = None) -> bytes:
 
 def guest_file(name: str) -> bytes:
     """One of vshell's guest-side files (``boot.py``, ``door.py``, ``web.py``)."""
-    return resources.files(__name__).joinpath("guest", name).read_bytes()
+    # beside this file, as installed (importlib.resources would import zipfile and more on
+    # every python start for what a path names)
+    with open(os.path.join(os.path.dirname(__file__), "guest", name), "rb") as f:
+        return f.read()

@@ -53,6 +53,20 @@ class Handle:
 Job: TypeAlias = "tuple[Callable[[], object], Handle]"
 
 
+def _escaped(e: BaseException) -> None:
+    """A job let an exception out (a bug: jobs report their own errors).  Shown with
+    VSHELL_DEBUG set, as the interpreter's internal errors are: the one that left a
+    pipeline's stage without closing its pipe was silent, and took long to find."""
+    import os
+
+    from vshell.command import Cancelled
+
+    if os.environ.get("VSHELL_DEBUG") and not isinstance(e, Cancelled):
+        import traceback
+
+        traceback.print_exception(e)
+
+
 class _Worker:
     """One pooled thread: runs the job it was given, then waits a while for another."""
 
@@ -79,8 +93,8 @@ class _Worker:
                 me.name = handle.name
             try:
                 fn()
-            except BaseException:  # noqa: BLE001, S110 - a job reports its own errors
-                pass
+            except BaseException as e:  # noqa: BLE001 - a job reports its own errors
+                _escaped(e)
             finally:
                 # idle (or told to end) before the job shows as done, so that a shutdown
                 # right after the caller's join finds this thread and joins it

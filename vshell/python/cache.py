@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -84,6 +83,8 @@ def trusted_file(path: Path) -> bool:
 
 def write_atomic(path: Path, data: bytes | bytearray) -> None:
     """Write ``data`` to ``path`` through a private temporary file and a rename."""
+    import tempfile  # (only here: the first compile; it costs a python start ~4 ms)
+
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
