@@ -61,16 +61,16 @@ def test_trusted_file_and_atomic_write(tmp_path: Path) -> None:
 def test_damaged_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Compile once, load from the cache after, rebuild a damaged artifact (no real compile:
     the warm fixture compiles for real on a fresh machine)."""
-    import wasmtime
-
-    from vshell.python import runtime
+    from vshell.python import runtime, wasmtime_c
 
     events: list[str] = []
 
     class FakeModule:
-        def __init__(self, engine: object, data: bytes) -> None:
+        @classmethod
+        def compile(cls, engine: object, data: bytes) -> FakeModule:
             assert data[:4] == b"\0asm"
             events.append("compile")
+            return cls()
 
         def serialize(self) -> bytes:
             return b"ARTIFACT" * 1000
@@ -78,12 +78,12 @@ def test_damaged_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         @classmethod
         def deserialize_file(cls, engine: object, path: str) -> FakeModule:
             if Path(path).read_bytes() != b"ARTIFACT" * 1000:
-                raise wasmtime.WasmtimeError("failed deserialization")
+                raise wasmtime_c.WasmtimeError("failed deserialization")
             events.append("load")
-            return cls.__new__(cls)
+            return cls()
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(wasmtime, "Module", FakeModule)
+    monkeypatch.setattr(wasmtime_c, "Module", FakeModule)
     notes: list[str] = []
     runtime._load_module(None, lambda: notes.append("notice"))
     folder = cache.cache_dir()
@@ -218,6 +218,21 @@ def test_wasmtime_is_imported_lazily() -> None:
     assert out == "False\n"
 
 
+def test_a_guest_runs_without_importing_wasmtime_py() -> None:
+    """The runtime calls libwasmtime through vshell.python.wasmtime_c: importing wasmtime-py
+    (its whole C API, typing, pathlib...) cost some 20 ms of every python start."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from vshell import Sandbox;"
+            " r = Sandbox().exec('python3 -c \"print(6 * 7)\"');"
+            " print(r.stdout, 'wasmtime' in sys.modules,"
+            " 'vshell.python.wasmtime_c' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], check=True).stdout
+    assert out == "b'42\\n' False True\n"
+
+
 def test_prune_old_artifacts(tmp_path: Path) -> None:
     keep, old, fresh, tmp = (tmp_path / n for n in (
         "python-a.cwasm", "python-b.cwasm", "python-c.cwasm", ".tmp-x"))
@@ -233,16 +248,16 @@ def test_concurrent_first_runs_compile_once(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Processes (here threads, each with its own engine) starting at once on a fresh cache:
     the compile lock makes one compile and the others load its artifact."""
-    import wasmtime
-
-    from vshell.python import runtime
+    from vshell.python import runtime, wasmtime_c
 
     events: list[str] = []
 
     class FakeModule:
-        def __init__(self, engine: object, data: bytes) -> None:
+        @classmethod
+        def compile(cls, engine: object, data: bytes) -> FakeModule:
             events.append("compile")
             time.sleep(0.5)
+            return cls()
 
         def serialize(self) -> bytes:
             return b"ARTIFACT"
@@ -250,11 +265,11 @@ def test_concurrent_first_runs_compile_once(tmp_path: Path,
         @classmethod
         def deserialize_file(cls, engine: object, path: str) -> FakeModule:
             events.append("load")
-            return cls.__new__(cls)
+            return cls()
 
     monkeypatch.delenv("VSHELL_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(wasmtime, "Module", FakeModule)
+    monkeypatch.setattr(wasmtime_c, "Module", FakeModule)
     threads = [threading.Thread(target=runtime._load_module, args=(None, lambda: None))
                for _ in range(3)]
     for t in threads:

@@ -18,9 +18,12 @@ default), e.g. :class:`PythonOptions`:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from vshell.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every python start
+if TYPE_CHECKING:
+    from typing import Any
 
 SITE_DIR = "/lib/python/site-packages"  # sbsh's convention: a mount here is a site directory
 DEFAULT_MEMORY_LIMIT = 1 << 30

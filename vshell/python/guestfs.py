@@ -16,10 +16,13 @@ import io
 import stat as st
 import zlib
 from collections.abc import Mapping
-from typing import Any
 
 from vshell.python import abi
 from vshell.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every python start
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)

@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import re
 import struct
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every python start
+if TYPE_CHECKING:
+    from typing import Any
 
 COOKIE = b"xdebugpy"
 SEARCH_BELOW = 4 << 20  # _PyRuntime starts at most this far below the small int 0

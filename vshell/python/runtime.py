@@ -19,18 +19,20 @@ import atexit
 import contextlib
 import ctypes
 import os
-import platform
 import struct
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from vshell.command import Cancelled, Exit, OutputError
 from vshell.python import abi, cache
 from vshell.python.guestfs import GuestFS
 from vshell.python.wasi import Fault, Stop, Wasi, WasiError
 from vshell.vfs.memory import Hold
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every python start
+if TYPE_CHECKING:
+    from typing import Any
 
 TICK = 0.01
 ARTIFACT_FORMAT = "vshell-python-2"
@@ -135,22 +137,23 @@ def _wasmtime_id() -> str:
 
     Cheaper than importlib.metadata (tens of ms); an artifact also records the wasmtime
     version itself and ``deserialize_file`` refuses a mismatch, which rebuilds the cache."""
-    from wasmtime import _ffi
+    from vshell.python.wasmtime_c import filename
 
     try:
-        lib = os.stat(_ffi.filename)
+        lib = os.stat(filename)
     except OSError:
-        return f"{_ffi.filename}:?"
-    return f"{_ffi.filename}:{lib.st_size}:{lib.st_mtime_ns}:{lib.st_ino}"
+        return f"{filename}:?"
+    return f"{filename}:{lib.st_size}:{lib.st_mtime_ns}:{lib.st_ino}"
 
 
 def artifact_path() -> Any:
     """Where the compiled module is cached (None: no private cache directory)."""
     import pywasm
+    from vshell.python import wasmtime_c
 
     name = pywasm.binary_name()
     digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.PINS[name][1], engine_flags(),
-                       platform.machine())
+                       wasmtime_c.machine())
     folder = cache.cache_dir()
     stem = "python-" + pywasm.PYTHON_VERSION + ("" if name == pywasm.SNAPSHOT else "-plain")
     return folder / f"{stem}-{digest}.cwasm" if folder else None
@@ -161,14 +164,14 @@ def _load_cached(engine: Any, path: Any) -> Any:
 
     Native code is loaded only from such a file, and through the fd, so the file checked
     is the file mapped; one that fails to load is removed (and rebuilt by the caller)."""
-    import wasmtime
+    from vshell.python import wasmtime_c
 
     fd = cache.open_sealed(path)
     if fd is None:
         return None
     try:
         where = f"/proc/self/fd/{fd}" if os.path.exists("/proc/self/fd") else str(path)
-        return wasmtime.Module.deserialize_file(engine, where)
+        return wasmtime_c.Module.deserialize_file(engine, where)
     except Exception:  # noqa: BLE001 - a stale or damaged artifact: rebuild it
         cache.remove(path)
         return None
@@ -181,9 +184,8 @@ def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
 
     Compiling takes about a minute, so processes starting at once compile it once: the
     first takes the cache's lock file and the others wait on it, then load its artifact."""
-    import wasmtime
-
     import pywasm
+    from vshell.python import wasmtime_c
 
     path = artifact_path()
     if path is not None:
@@ -197,7 +199,7 @@ def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
                 return module
         data = pywasm.read_verified()
         notify()
-        module = wasmtime.Module(engine, data)
+        module = wasmtime_c.Module.compile(engine, data)
         del data
         if path is not None:
             with contextlib.suppress(Exception):  # no cache this time; the run still works
@@ -211,13 +213,13 @@ def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
 
 def _host_function(method: Callable[..., Any], fmt: str, nparams: int, has_result: bool) -> Any:
     """A raw wasmtime callback running ``method(run, caller, *args)`` for the current run."""
-    from vshell.python import _native
+    from vshell.python import wasmtime_c
 
     unpack = struct.Struct(fmt).unpack
     size = 16 * nparams
     args_at = (ctypes.c_char * max(size, 1)).from_address  # a view, cheaper than string_at
     i32_at = ctypes.c_int32.from_address
-    trap_new = _native.trap_new
+    trap_new = wasmtime_c.trap_new
     wasi_errno = abi.wasi_errno
 
     def callback(env: int, caller: int, vals: int, nvals: int) -> int:
@@ -250,12 +252,12 @@ def _host_function(method: Callable[..., Any], fmt: str, nparams: int, has_resul
             i32_at(vals).value = result
         return 0
 
-    return _native.HOSTFN(callback)
+    return wasmtime_c.HOSTFN(callback)
 
 
 def _on_epoch(ctx: int, env: int, delta: Any, kind: Any) -> int:
     """Each tick: stop the guest if its run was cancelled, else wait for the next tick."""
-    from vshell.python import _native
+    from vshell.python import wasmtime_c
 
     run = getattr(_tls, "run", None)
     try:
@@ -274,7 +276,7 @@ def _on_epoch(ctx: int, env: int, delta: Any, kind: Any) -> int:
             run.interrupted = True
     except BaseException:  # noqa: BLE001, S110 - whatever went wrong, stop the guest
         pass
-    return _native.error_new(b"vshell: python stopped") or 0
+    return wasmtime_c.error_new(b"vshell: python stopped") or 0
 
 
 def _interrupt_guest(run: Any) -> bool:
@@ -336,43 +338,34 @@ class Runtime:
     """The process-wide engine, compiled module, linker and ticker."""
 
     def __init__(self, notify: Callable[[], None]) -> None:
-        import wasmtime
+        from vshell.python import wasmtime_c
 
-        from vshell.python import _native
-
-        config = wasmtime.Config()
-        for setting, value in ENGINE_SETTINGS.items():
-            setattr(config, setting, value)
-        self.engine = wasmtime.Engine(config)
+        self.engine = wasmtime_c.Engine(ENGINE_SETTINGS)
         self.module = _load_module(self.engine, notify)
-        self.linker = wasmtime.Linker(self.engine)
+        self.linker = wasmtime_c.Linker(self.engine)
         self._keep: list[Any] = []
-        for imp in self.module.imports:
-            ty = imp.type
-            params = [str(p) for p in ty.params]
-            fmt = "<" + "".join("I12x" if p == "i32" else "Q8x" for p in params)
+        self.imports = self.module.imports()  # (owns the function types defined below)
+        for imp in self.imports.items:
+            if imp.functype is None:
+                raise wasmtime_c.WasmtimeError(f"import {imp.module}::{imp.name} is not a "
+                                               "function")
+            fmt = "<" + "".join("I12x" if p == "i32" else "Q8x" for p in imp.params)
             if imp.module == "host" and imp.name == "call":
                 method: Any = Wasi.host_call
             else:
                 method = getattr(Wasi, imp.name or "", None) or Wasi.unsupported
-            cb = _host_function(method, fmt, len(params), bool(ty.results))
-            self._keep += [ty, cb]
-            module_name = (imp.module or "").encode()
-            name = (imp.name or "").encode()
-            err = _native.define_unchecked(
-                _native.as_void(self.linker.ptr()), module_name, len(module_name), name,
-                len(name), _native.as_void(ty.ptr()), cb, None, None)
-            if err:
-                raise _native.error_from(err)
+            cb = _host_function(method, fmt, len(imp.params), bool(imp.results))
+            self._keep.append(cb)
+            self.linker.define_unchecked(imp.module, imp.name, imp.functype, cb)
         self.pre = self.linker.instantiate_pre(self.module)
-        self.epoch_callback = _native.EPOCHFN(_on_epoch)
+        self.epoch_callback = wasmtime_c.EPOCHFN(_on_epoch)
         self.ticker = Ticker(self.engine)
 
     def close(self) -> None:
         """Free the native objects in a safe order (at exit, before wasmtime's globals go)."""
         if not self.ticker.stop():
             return
-        for obj in (self.pre, self.linker, self.module, self.engine):
+        for obj in (self.pre, self.linker, self.imports, self.module, self.engine):
             with contextlib.suppress(Exception):  # best effort at exit
                 obj.close()
         self._keep.clear()
@@ -475,9 +468,7 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
 
     Raises :class:`~vshell.command.Cancelled` once the guest has stopped if the run's
     token was cancelled or its deadline passed."""
-    import wasmtime
-
-    from vshell.python import _native
+    from vshell.python import wasmtime_c
 
     def notify() -> None:
         with contextlib.suppress(Exception):  # a notice is not worth failing for
@@ -501,13 +492,12 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         from vshell.python.interrupt import Interrupter
 
         wasi.interrupter = Interrupter()
-    store = wasmtime.Store(rt.engine)
+    store = wasmtime_c.Store(rt.engine)
     failure: BaseException | None = None
     prev = getattr(_tls, "run", None)
     try:
-        store.set_limits(memory_size=memory_limit)
-        _native.epoch_deadline_callback(_native.as_void(store.ptr()), rt.epoch_callback,
-                                        None, None)
+        store.set_memory_limit(memory_limit)
+        store.on_epoch(rt.epoch_callback)
         store.set_epoch_deadline(1)
         _tls.run = wasi
         rt.ticker.add()
@@ -518,20 +508,23 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
             restore = _note_sigint(wasi)
         try:
             instance = rt.pre.instantiate(store)
-            exports: Any = instance.exports(store)  # the module's exports, checked on load
-            wasi.bind_memory(exports["memory"]._memory, _native.as_void(store._context()))
-            wasi.bind_exports(store, exports)
+            memory = instance.memory("memory")
+            run_export = instance.func("run", (), ("i32",))
+            if memory is None or run_export is None:
+                raise wasmtime_c.WasmtimeError("the runtime exports no memory or no run")
+            wasi.bind_memory(memory, store.context)
+            wasi.bind_exports(store, instance.func("host_alloc", ("i32",), ("i32",)))
             try:
                 # the reactor protocol: _initialize when exported (the snapshot has run it
                 # already), then run, which reads argv and the environment and returns the
                 # exit status (sys.exit and os._exit still end it through proc_exit)
-                start = exports.get("_initialize") if hasattr(exports, "get") else None
+                start = instance.func("_initialize", (), ())
                 if start is not None:
-                    start(store)
-                status = exports["run"](store)
+                    start()
+                status = run_export()
                 if wasi.exit_code is None and isinstance(status, int):
                     wasi.exit_code = status
-            except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
+            except wasmtime_c.WasmtimeError as e:
                 failure = e
         finally:
             if interactive:

@@ -18,11 +18,11 @@ import contextlib
 import io
 import os
 import threading
-from typing import Any
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import zipfile  # imported where matplotlib's data is first looked up: ~4 ms a start
+    from typing import Any
 
 _lock = threading.Lock()
 _source: Any = None  # _Shared: the verified zip, for this process

@@ -22,10 +22,13 @@ import os
 import struct
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from vshell.python import abi
 from vshell.python.guestfs import GuestFS, filetype, join
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every python start
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_FDS = 1024
 STDIN_CHUNK = 65536
@@ -137,11 +140,11 @@ class Wasi:
         self._base = 0
         self._size = -1
         self._mv: memoryview | None = None
-        from vshell.python import _native
+        from vshell.python import wasmtime_c
 
         self._context = 0
-        self._data = _native.memory_data
-        self._data_size = _native.memory_data_size
+        self._data = wasmtime_c.memory_data
+        self._data_size = wasmtime_c.memory_data_size
         # the guest's linear memory, charged to the sandbox's budget on every epoch tick
         # (set by the runtime); the size that budget refused, once it has
         self.memory_hold: Any = None
@@ -158,12 +161,13 @@ class Wasi:
 
     # --- plumbing ---------------------------------------------------------------------
     def bind_memory(self, memory: Any, context: int) -> None:
-        """Remember the instance's exported memory (a ``wasmtime_memory_t``) and its store.
+        """Remember the instance's exported memory (a :class:`~vshell.python.wasmtime_c.
+        Memory`) and its store.
 
         ``context`` is the store's ``wasmtime_context_t*``: a host call's caller context is
         that same pointer, so it is not asked for on every call."""
         self._mem_keep = memory
-        self._mem_addr = ctypes.addressof(memory)
+        self._mem_addr = memory.address
         self._context = context
 
     def view(self, caller: int) -> memoryview:
@@ -805,10 +809,11 @@ class Wasi:
         return fs.open(path, "r+b")
 
     # --- the door back into the shell (host::call) -------------------------------------------
-    def bind_exports(self, store: Any, exports: Any) -> None:
-        """Remember the store and the exports ``host::call`` answers through (host_alloc)."""
+    def bind_exports(self, store: Any, alloc: Any) -> None:
+        """Remember the store and the export ``host::call`` answers through (``host_alloc``:
+        i32 -> i32; None when the module has none)."""
         self._store = store
-        self._alloc = exports["host_alloc"] if "host_alloc" in exports else None
+        self._alloc = alloc
 
     def host_call(self, caller: int, ptr: int, length: int, out_ptr: int, out_len: int) -> int:
         """``host::call(ptr, len, *out_ptr, *out_len)``: one request, one response.
@@ -831,7 +836,7 @@ class Wasi:
         if response is None or self._alloc is None:
             return HOST_FAULT
         self.check()
-        where = self._alloc(self._store, len(response)) & 0xFFFFFFFF
+        where = self._alloc(len(response)) & 0xFFFFFFFF
         mv = self.view(caller)
         if not where or where + len(response) > len(mv):
             return HOST_FAULT
