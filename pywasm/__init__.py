@@ -26,10 +26,12 @@ else in it touches the host.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
-from pathlib import Path
+
+TYPE_CHECKING = False  # a python start imports this module: no pathlib, hashlib or typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PYTHON_VERSION = "3.15.0"
 PYTHON_TAG = "3.15"
@@ -65,6 +67,8 @@ def artifacts_dir() -> Path:
         spec = importlib.util.find_spec(RUNTIME_PACKAGE)
     except (ImportError, ValueError):  # pragma: no cover - depends on the install
         spec = None
+    from pathlib import Path
+
     places = list(spec.submodule_search_locations or []) if spec is not None else []
     for place in places:
         folder = Path(place) / "artifacts"
@@ -90,6 +94,8 @@ def binary_name() -> str:
 
 
 def _check(name: str, data: bytes | memoryview, path: Path) -> None:
+    import hashlib
+
     size, digest = PINS[name]
     if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
         raise RuntimeMissing(

@@ -196,6 +196,21 @@ def _tag(key: bytes, label: bytes, data: bytes) -> bytes:
     return blake2b(label + b"\0" + data, key=key, digest_size=_TAG_SIZE).digest()
 
 
+def sha256_hex(data: bytes) -> str:
+    """``hashlib.sha256(data).hexdigest()`` from the builtin module when there is one:
+    hashlib loads OpenSSL on import, ~3 ms of a python start (cache keys are digests)."""
+    import sys
+
+    try:
+        if sys.version_info >= (3, 12):
+            from _sha2 import sha256
+        else:
+            from _sha256 import sha256  # type: ignore[import-not-found]  # 3.11 (typeshed has _sha2)
+    except ImportError:  # an interpreter built without them
+        from hashlib import sha256
+    return sha256(data).hexdigest()
+
+
 def _same(a: bytes, b: bytes) -> bool:
     from _operator import _compare_digest  # what hmac.compare_digest is, without hashlib
 
@@ -222,15 +237,17 @@ def _identity(info: os.stat_result) -> bytes:
     return ":".join(map(str, fields)).encode()
 
 
-def seal_file(path: Path) -> None:
+def seal_file(path: str | os.PathLike[str]) -> None:
     """Record ``path`` (just written by vshell) as vshell's own, in ``path.seal``."""
-    key = seal_key(path.parent)
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    key = seal_key(folder)
     if key is None:
         return
     info = os.lstat(path)
-    tag = _tag(key, path.name.encode(), _identity(info))
-    seal = path.with_name(path.name + ".seal")
-    tmp = path.with_name(f".tmp-{path.name}.seal")
+    tag = _tag(key, name.encode(), _identity(info))
+    seal = path + ".seal"
+    tmp = os.path.join(folder, f".tmp-{name}.seal")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     try:
         os.write(fd, tag)
@@ -239,17 +256,19 @@ def seal_file(path: Path) -> None:
     os.replace(tmp, seal)
 
 
-def open_sealed(path: Path) -> int | None:
+def open_sealed(path: str | os.PathLike[str]) -> int | None:
     """An fd on ``path`` when its seal proves vshell wrote it and nothing changed it since.
 
     The caller loads through ``/proc/self/fd/N`` (or the fd), so the checked file is the
     one used.  None for a missing, foreign, modified or unsealed file.
     """
-    key = _read_key(os.path.join(path.parent, _KEY_NAME))
+    path = os.fspath(path)  # (strings: pathlib costs ~8 ms of a python start, see above)
+    folder, name = os.path.split(path)
+    key = _read_key(os.path.join(folder, _KEY_NAME))
     if key is None:
         return None
     try:
-        with open(path.with_name(path.name + ".seal"), "rb", opener=_nofollow) as f:
+        with open(path + ".seal", "rb", opener=_nofollow) as f:
             if not _private_file(os.fstat(f.fileno())):
                 return None
             tag = f.read(_TAG_SIZE + 1)
@@ -257,7 +276,7 @@ def open_sealed(path: Path) -> int | None:
     except OSError:
         return None
     info = os.fstat(fd)
-    want = _tag(key, path.name.encode(), _identity(info))
+    want = _tag(key, name.encode(), _identity(info))
     if _private_file(info) and info.st_size > 0 and _same(tag, want):
         return fd
     os.close(fd)

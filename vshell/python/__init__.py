@@ -17,6 +17,7 @@ default), e.g. :class:`PythonOptions`:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from vshell.records import record
@@ -45,12 +46,11 @@ BOOT_CODE_GUEST = "/usr/local/lib/vshell/boot.bin"
 
 
 def _boot_key() -> str:
-    import hashlib
-
     import pywasm
+    from vshell.cachedir import sha256_hex
 
     src = boot_source().encode()
-    return hashlib.sha256(src + pywasm.PINS[pywasm.binary_name()][1].encode()).hexdigest()[:24]
+    return sha256_hex(src + pywasm.PINS[pywasm.binary_name()][1].encode())[:24]
 
 
 def boot_source() -> str:
@@ -73,15 +73,16 @@ def boot_code() -> bytes | None:
         from vshell import cachedir
         from vshell.python import cache
 
-        folder = cache.cache_dir()
+        folder = cache.cache_folder()
         if folder is not None:
-            path = folder / f"python-boot-{_boot_key()}.bin"
+            name = f"python-boot-{_boot_key()}.bin"
             try:
-                sealed = path.read_bytes()
+                with open(os.path.join(folder, name), "rb") as f:
+                    sealed: bytes | None = f.read()
             except OSError:
                 sealed = None
             if sealed is not None:
-                _boot_code = cachedir.unseal_bytes(folder, path.name, sealed)
+                _boot_code = cachedir.unseal_bytes(folder, name, sealed)
     return _boot_code
 
 
@@ -96,13 +97,13 @@ def accept_boot_code(code: bytes) -> None:
     from vshell import cachedir
     from vshell.python import cache
 
-    folder = cache.cache_dir()
+    folder = cache.cache_folder()
     if folder is not None:
         with contextlib.suppress(Exception):  # only a cache
             name = f"python-boot-{_boot_key()}.bin"
             sealed = cachedir.seal_bytes(folder, name, code)
             if sealed is not None:
-                cache.write_atomic(folder / name, sealed)
+                cache.write_atomic(os.path.join(folder, name), sealed)
 
 
 def boot_stub(settings: dict[str, Any], cached: bool) -> str:

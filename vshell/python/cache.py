@@ -10,12 +10,14 @@ reader never sees half an artifact; a file that fails to load is deleted and reb
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
 import time
-from collections.abc import Iterator
-from pathlib import Path
+
+TYPE_CHECKING = False  # pathlib costs ~8 ms of a python start: the run path uses strings
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 STALE_AFTER = 86400.0  # seconds: other artifacts untouched this long are pruned
 
@@ -27,14 +29,21 @@ def cache_dir() -> Path | None:
     return shared()
 
 
-def open_sealed(path: Path) -> int | None:
+def cache_folder() -> str | None:
+    """:func:`cache_dir` as a string (what a python start uses)."""
+    from vshell.cachedir import cache_folder as shared
+
+    return shared()
+
+
+def open_sealed(path: str | Path) -> int | None:
     """An fd on a cached artifact vshell wrote and nothing changed (see vshell.cachedir)."""
     from vshell.cachedir import open_sealed as check
 
     return check(path)
 
 
-def seal(path: Path) -> None:
+def seal(path: str | Path) -> None:
     """Mark a just-written artifact as vshell's own."""
     from vshell.cachedir import seal_file
 
@@ -42,14 +51,14 @@ def seal(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def locked(path: Path | None) -> Iterator[None]:
+def locked(path: str | Path | None) -> Iterator[None]:
     """Hold the cache's compile lock (an exclusive ``flock`` on a file beside ``path``)."""
     if path is None:
         yield
         return
     try:
-        fd = os.open(path.parent / ".compile.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW
-                     | os.O_CLOEXEC, 0o600)
+        fd = os.open(os.path.join(os.path.dirname(path), ".compile.lock"),
+                     os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError:
         yield
         return
@@ -64,10 +73,12 @@ def locked(path: Path | None) -> Iterator[None]:
 
 def key(*parts: str) -> str:
     """A short stable digest of everything an artifact depends on."""
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+    from vshell.cachedir import sha256_hex
+
+    return sha256_hex("\0".join(parts).encode())[:32]
 
 
-def trusted_file(path: Path) -> bool:
+def trusted_file(path: str | Path) -> bool:
     """True if ``path`` is a regular, non-empty file we own and only we can write."""
     try:
         info = os.lstat(path)
@@ -81,11 +92,11 @@ def trusted_file(path: Path) -> bool:
     )
 
 
-def write_atomic(path: Path, data: bytes | bytearray) -> None:
+def write_atomic(path: str | Path, data: bytes | bytearray) -> None:
     """Write ``data`` to ``path`` through a private temporary file and a rename."""
     import tempfile  # (only here: the first compile; it costs a python start ~4 ms)
 
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -101,20 +112,23 @@ def write_atomic(path: Path, data: bytes | bytearray) -> None:
         raise
 
 
-def remove(path: Path) -> None:
+def remove(path: str | Path) -> None:
     try:
         os.unlink(path)
     except OSError:
         pass
 
 
-def prune(folder: Path, pattern: str, keep: Path) -> None:
+def prune(folder: str | Path, pattern: str, keep: str | Path) -> None:
     """Remove artifacts matching ``pattern`` other than ``keep`` (left by an older wasmtime or
     runtime) once unused for a day, and temporary files a crashed writer left behind."""
+    from pathlib import Path
+
     now = time.time()
+    folder = Path(folder)
     candidates = [*folder.glob(pattern), *folder.glob(".tmp-*")]
     for path in candidates:
-        if path == keep:
+        if os.fspath(path) == os.fspath(keep):
             continue
         with contextlib.suppress(OSError):
             if now - os.lstat(path).st_mtime > STALE_AFTER:

@@ -147,16 +147,26 @@ def _wasmtime_id() -> str:
 
 
 def artifact_path() -> Any:
-    """Where the compiled module is cached (None: no private cache directory)."""
+    """Where the compiled module is cached, as a Path (None: no private cache directory)."""
+    where = _artifact_file()
+    if where is None:
+        return None
+    from pathlib import Path
+
+    return Path(where)
+
+
+def _artifact_file() -> str | None:
+    """:func:`artifact_path` as a string (pathlib costs ~8 ms of a python start)."""
     import pywasm
     from vshell.python import wasmtime_c
 
     name = pywasm.binary_name()
     digest = cache.key(ARTIFACT_FORMAT, _wasmtime_id(), pywasm.PINS[name][1], engine_flags(),
                        wasmtime_c.machine())
-    folder = cache.cache_dir()
+    folder = cache.cache_folder()
     stem = "python-" + pywasm.PYTHON_VERSION + ("" if name == pywasm.SNAPSHOT else "-plain")
-    return folder / f"{stem}-{digest}.cwasm" if folder else None
+    return os.path.join(folder, f"{stem}-{digest}.cwasm") if folder else None
 
 
 def _load_cached(engine: Any, path: Any) -> Any:
@@ -187,7 +197,7 @@ def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
     import pywasm
     from vshell.python import wasmtime_c
 
-    path = artifact_path()
+    path = _artifact_file()
     if path is not None:
         module = _load_cached(engine, path)
         if module is not None:
@@ -205,9 +215,8 @@ def _load_module(engine: Any, notify: Callable[[], None]) -> Any:
             with contextlib.suppress(Exception):  # no cache this time; the run still works
                 cache.write_atomic(path, module.serialize())
                 cache.seal(path)
-                cache.prune(path.parent, "python-*.cwasm", path)
-                cache.prune(path.parent, "python-*.cwasm.seal",
-                            path.with_name(path.name + ".seal"))
+                cache.prune(os.path.dirname(path), "python-*.cwasm", path)
+                cache.prune(os.path.dirname(path), "python-*.cwasm.seal", path + ".seal")
     return module
 
 

@@ -105,11 +105,12 @@ def _cached_path() -> Any:
     import pywasm
     from vshell.python import cache
 
-    folder = cache.cache_dir()
+    folder = cache.cache_folder()
     if folder is None:
         return None
     digest = pywasm.PINS[pywasm.STDLIB][1]
-    return folder / f"python{pywasm.PYTHON_TAG.replace('.', '')}-stdlib-{digest[:16]}.zip"
+    return os.path.join(folder,
+                        f"python{pywasm.PYTHON_TAG.replace('.', '')}-stdlib-{digest[:16]}.zip")
 
 
 def _load() -> _Shared:
