@@ -198,9 +198,24 @@ def _check(err: int | None) -> None:
         raise error_from(err)
 
 
-class Engine:
+class _Owned:
+    """A native object this wrapper owns (:attr:`ptr`), freed once by :meth:`close` with the
+    class's C destructor."""
+
+    _delete: Any
+    ptr: int | None
+
+    def close(self) -> None:
+        ptr, self.ptr = self.ptr, None
+        if ptr:
+            self._delete(ptr)
+
+
+class Engine(_Owned):
     """A ``wasm_engine_t`` made with the given settings (the names of wasmtime's config
     setters, as ENGINE_SETTINGS in vshell.python.runtime lists them)."""
+
+    _delete = _engine_delete
 
     def __init__(self, settings: Mapping[str, bool]) -> None:
         config = _config_new()
@@ -211,14 +226,11 @@ class Engine:
     def increment_epoch(self) -> None:
         _engine_increment_epoch(self.ptr)
 
-    def close(self) -> None:
-        ptr, self.ptr = self.ptr, None
-        if ptr:
-            _engine_delete(ptr)
 
-
-class Module:
+class Module(_Owned):
     """A compiled ``wasmtime_module_t``."""
+
+    _delete = _module_delete
 
     def __init__(self, ptr: int) -> None:
         self.ptr: int | None = ptr
@@ -247,11 +259,6 @@ class Module:
 
     def imports(self) -> Imports:
         return Imports(self)
-
-    def close(self) -> None:
-        ptr, self.ptr = self.ptr, None
-        if ptr:
-            _module_delete(ptr)
 
 
 def _kinds(vec: Any) -> list[str]:
@@ -295,8 +302,10 @@ class Imports:
             _importtype_vec_delete(byref(vec))
 
 
-class Linker:
+class Linker(_Owned):
     """A ``wasmtime_linker_t`` whose functions are raw host callbacks."""
+
+    _delete = _linker_delete
 
     def __init__(self, engine: Engine) -> None:
         self.ptr: int | None = _linker_new(engine.ptr)
@@ -312,14 +321,11 @@ class Linker:
         _check(_linker_instantiate_pre(self.ptr, module.ptr, byref(out)))
         return InstancePre(out.value or 0)
 
-    def close(self) -> None:
-        ptr, self.ptr = self.ptr, None
-        if ptr:
-            _linker_delete(ptr)
 
-
-class Store:
+class Store(_Owned):
     """A ``wasmtime_store_t``: one per guest run."""
+
+    _delete = _store_delete
 
     def __init__(self, engine: Engine) -> None:
         self.ptr: int | None = _store_new(engine.ptr, None, None)
@@ -336,14 +342,11 @@ class Store:
     def set_epoch_deadline(self, ticks: int) -> None:
         _context_set_epoch_deadline(self.context, ticks)
 
-    def close(self) -> None:
-        ptr, self.ptr = self.ptr, None
-        if ptr:
-            _store_delete(ptr)
 
-
-class InstancePre:
+class InstancePre(_Owned):
     """A module linked once, instantiated cheaply in each store."""
+
+    _delete = _instance_pre_delete
 
     def __init__(self, ptr: int) -> None:
         self.ptr: int | None = ptr
@@ -356,11 +359,6 @@ class InstancePre:
         if trap.value:
             raise _trap_from(trap.value)
         return instance
-
-    def close(self) -> None:
-        ptr, self.ptr = self.ptr, None
-        if ptr:
-            _instance_pre_delete(ptr)
 
 
 class _InstanceRaw(Structure):
