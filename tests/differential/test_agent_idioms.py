@@ -56,6 +56,15 @@ CASES: list[tuple[str, bytes]] = [
     ('trap "echo a" EXIT; trap -pl | head -2; trap -p EXIT INT; trap -x; echo $?; trap -- ;'
      " echo $?; trap -p -- EXIT", b""),
     ("kill; echo $?", b""),
+    # a server started in the background and stopped: kill by $!, by %N, by %name (each job
+    # has its own cancel token), the status 128+signal, jobs as bash lists them
+    ("sleep 10 & p=$!; kill $p; echo k=$?; wait $p; echo st=$?", b""),
+    ("sleep 10 & jobs; jobs -p | wc -l; kill %1; echo k=$?; wait; echo st=$?", b""),
+    ("sleep 5 & sleep 6 & jobs; kill %sle; echo $?; kill %2 %1; wait %1; echo $?", b""),
+    ("sleep 10 & kill -0 $!; echo alive=$?; kill -s TERM %sleep; wait $!; echo $?;"
+     " kill -0 $! 2>/dev/null; echo gone=$?", b""),
+    ("{ sleep 10; echo after; } & kill %1; wait %1; echo $?; kill %7; echo $?", b""),
+    ("true & sleep 0.2; kill $! 2>/dev/null; echo $?; kill 99999; echo $?", b""),
     ("kill -l | tail -2; trap -l | head -1", b""),
     ("while getopts ab:c o -ab1 -c; do echo $o $OPTARG; done", b""),
     ("getopts -x; echo $?; cd -LP /; pwd -LP; pwd -PL; pwd -x; echo $?", b""),

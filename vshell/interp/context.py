@@ -31,8 +31,10 @@ class Job:
     pid: int
     thread: threading.Thread
     status: int | None = None
-    cancel: CancelToken | None = None
+    cancel: CancelToken | None = None  # the job's own token: `kill` cancels it
     command: str = ""
+    source: Any = None  # the `cmd &` it runs (an AndOr), for `jobs` and `%name` specs
+    killed: int = 0  # the signal `kill` ended it with (its status is then 128 + it)
 
 
 @record

@@ -17,6 +17,11 @@ def print_function(name: str, fn: ast.FunctionDef) -> str:
     return f"{name} () \n{{ \n{IND}{_command(body, 1)}\n}}"
 
 
+def andor_text(ao: ast.AndOr) -> str:
+    """One ``a && b | c`` on one line (``jobs`` shows a background job so)."""
+    return _andor(ao, 0)
+
+
 def _redirs(rs: list[ast.Redirect]) -> str:
     out = []
     for r in rs:

@@ -22,7 +22,7 @@ from vshell.command import (
     absolute,
 )
 from vshell.interp import io as sio
-from vshell.interp.context import Fds, Job, RunContext
+from vshell.interp.context import Fds, Job, RunContext, opened_by_redirections
 from vshell.interp.control import (
     AbortLine,
     ExitShell,
@@ -436,7 +436,14 @@ class Shell:
     def _start_background(self, andor: ast.AndOr, slots: Any) -> int:
         sub = self.child()
         pid = next(self.ctx.pids)
-        job = Job(pid, threading.Thread(daemon=True))
+        # the job's own token, so that `kill %1` / `kill $!` stops it alone (the run's
+        # cancel and deadline still reach it); the context is the run's but for the token
+        from vshell.records import replace
+
+        opened_by_redirections(self.ctx)  # (made now: the job's context shares the set)
+        token = self.ctx.cancel.child()
+        sub.ctx = replace(self.ctx, cancel=token)
+        job = Job(pid, threading.Thread(daemon=True), cancel=token, source=andor)
         sub.fds = dict(sub.fds)
         first = andor.first.commands
         if not andor.rest and len(first) == 1 and isinstance(first[0], ast.SimpleCommand):
@@ -447,8 +454,9 @@ class Shell:
 
         def body() -> None:
             try:
-                job.status = background_status(lambda: sub.run_andor(andor), sub.err,
-                                               cancelled=130)
+                status = background_status(lambda: sub.run_andor(andor), sub.err,
+                                           cancelled=130)
+                job.status = 128 + job.killed if job.killed else status
             finally:
                 if slots is not None:
                     slots.release()

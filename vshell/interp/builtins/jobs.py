@@ -8,6 +8,8 @@ from vshell.interp.builtins.base import out
 from vshell.interp.builtins.opts import OptionError, parse_flags
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from vshell.interp.shell import Shell
 
 
@@ -97,8 +99,27 @@ def b_trap(sh: Shell, name: str, args: list[str]) -> int:
     return status
 
 
+def job_text(job: Any) -> str:
+    """The command line a job runs, as ``jobs`` shows it."""
+    if not job.command and job.source is not None:
+        from vshell.interp.printer import andor_text
+
+        job.command = andor_text(job.source)
+    return str(job.command)
+
+
+def _named_jobs(sh: Shell, rest: str) -> list[int]:
+    """The jobs ``%rest`` names by their command: ``%name`` (it starts so), ``%?text``."""
+    table = sh.ctx.jobs
+    if rest.startswith("?"):
+        return [p for p in sorted(table) if rest[1:] in job_text(table[p])]
+    return [p for p in sorted(table) if job_text(table[p]).startswith(rest)]
+
+
 def _job_pid(sh: Shell, spec: str) -> int | None:
-    """A pid or job spec (``%N``, ``%+``, ``%%``, ``%-``) as a pid; None if unknown."""
+    """A pid or job spec (``%N``, ``%+``, ``%%``, ``%-``, ``%name``: the job whose command
+    starts with name, ``%?text``: the one whose command holds text) as a pid; None if
+    unknown (or ambiguous)."""
     jobs = sorted(sh.ctx.jobs)
     if spec.startswith("%"):
         rest = spec[1:]
@@ -109,7 +130,8 @@ def _job_pid(sh: Shell, spec: str) -> int | None:
         if rest.isdigit():
             k = int(rest)
             return jobs[k - 1] if 0 < k <= len(jobs) else None
-        return None
+        hits = _named_jobs(sh, rest)
+        return hits[0] if len(hits) == 1 else None
     try:
         return int(spec)
     except ValueError:
@@ -203,37 +225,64 @@ def b_kill(sh: Shell, name: str, args: list[str]) -> int:
         spec = ""
     if spec:
         found = _sig_name(spec)
-        if found is None or found in ("EXIT", "ERR", "DEBUG", "RETURN"):
+        if found == "EXIT":  # signal 0: only whether the process is there (`kill -0 $pid`)
+            found = "0"
+        if found is None or found in ("ERR", "DEBUG", "RETURN"):
             sh.err(f"kill: {spec}: invalid signal specification")
             return 1
         sig = found
     pids = [a for a in args if a != "--"]
     status = 0
     for p in pids:
-        if p in sh.ctx.shells:  # a shell of this run (its $$): it acts between commands
-            sh.ctx.signals.setdefault(p, []).append(sig)
+        if p in sh.ctx.shells and sig != "0":  # a shell of this run (its $$): it acts
+            sh.ctx.signals.setdefault(p, []).append(sig)  # between commands
             continue
-        try:
-            pid = int(p.lstrip("%"))
-        except ValueError:
-            sh.err(f"kill: {p}: arguments must be process or job IDs")
-            status = 1
-            continue
+        if p.startswith("%"):
+            pid = _job_pid(sh, p)
+            if pid is None and len(_named_jobs(sh, p[1:])) > 1:
+                sh.err(f"kill: {p[1:]}: ambiguous job spec")
+                status = 1
+                continue
+            if pid is None or pid not in sh.ctx.jobs:
+                sh.err(f"kill: {p}: no such job")
+                status = 1
+                continue
+        else:
+            try:
+                pid = int(p)
+            except ValueError:
+                sh.err(f"kill: {p}: arguments must be process or job IDs")
+                status = 1
+                continue
+        if p in sh.ctx.shells:
+            continue  # `kill -0 $$`: this shell is there
         job = sh.ctx.jobs.get(pid)
-        if job is None:
+        if job is None or not job.thread.is_alive():  # (an ended one is reaped already)
             sh.err(f"kill: ({pid}) - No such process")
             status = 1
             continue
         if job.cancel is not None and sig in _TERMINATING:
+            job.killed = SIGNALS.index(sig)
             job.cancel.cancel("killed")
     return status
 
 
 def b_jobs(sh: Shell, name: str, args: list[str]) -> int:
-    for i, (pid, job) in enumerate(sorted(sh.ctx.jobs.items()), 1):
-        state = "Running" if job.thread.is_alive() else "Done"
+    """``[N]+  Running                 cmd &`` a job, as bash prints them (``-l`` adds the
+    pid, ``-p`` prints only pids); ``+`` marks the current job, ``-`` the one before."""
+    table = sorted(sh.ctx.jobs.items())
+    for i, (pid, job) in enumerate(table, 1):
         if "-p" in args:
             out(sh, f"{pid}\n")
+            continue
+        running = job.thread.is_alive()
+        if running:
+            state = "Running"
+        elif job.killed:
+            state = "Killed" if job.killed == 9 else "Terminated"
         else:
-            out(sh, f"[{i}]  {state}\t{job.command}\n")
+            state = "Done" if not job.status else f"Exit {job.status}"
+        mark = "+" if i == len(table) else "-" if i == len(table) - 1 else " "
+        where = f" {pid} " if "-l" in args else "  "
+        out(sh, f"[{i}]{mark}{where}{state:<24}{job_text(job)}{' &' if running else ''}\n")
     return 0
