@@ -336,3 +336,17 @@ def test_engine_settings_are_in_the_cache_key(monkeypatch: pytest.MonkeyPatch) -
     assert runtime.artifact_path() != before
     monkeypatch.setitem(runtime.ENGINE_SETTINGS, "epoch_interruption", False)
     assert runtime.artifact_path() != before
+
+
+def test_a_guest_that_dies_says_why_in_one_line() -> None:
+    """A trap's message is a backtrace under a header; the line shown is its cause."""
+    from vshell import Sandbox
+    from vshell.python.runtime import _cause
+
+    script = "import sys; sys.setrecursionlimit(10**7)\nf = lambda n: f(n + 1)\nf(0)"
+    with Sandbox(timeout=60) as sb:
+        r = sb.exec(f"python3 -c '{script}'")
+    assert (r.exit_code, r.stderr) == (134, b"python3: fatal error: wasm trap: call stack "
+                                            b"exhausted\n")
+    assert _cause(RuntimeError("header:\n    0: frame\n\nCaused by:\n    why")) == "why"
+    assert _cause(RuntimeError("one line")) == "one line"

@@ -574,6 +574,16 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
         raise Cancelled(reason)
     if os.environ.get("VSHELL_DEBUG"):
         inv.error(f"fatal error: {failure}")
-    message = str(failure).strip().splitlines()
-    inv.error(f"fatal error: {message[0] if message else type(failure).__name__}")
+    inv.error(f"fatal error: {_cause(failure)}")
     return 134
+
+
+def _cause(failure: BaseException) -> str:
+    """The line of wasmtime's message that says why the guest died (the last 'Caused by:'
+    part, e.g. ``wasm trap: call stack exhausted``), not the backtrace's header."""
+    lines = [line.strip() for line in str(failure).splitlines() if line.strip()]
+    if "Caused by:" in lines:
+        after = lines[len(lines) - 1 - lines[::-1].index("Caused by:") + 1:]
+        if after:
+            return after[0]
+    return lines[0] if lines else type(failure).__name__
