@@ -23,14 +23,26 @@ XMALLOC = b"xmalloc: cannot allocate"
 SIXTY_MB_OF_A = 'x=$(head -c 60M /dev/zero | tr "\\0" a)'
 
 
+# The child's own high-water mark: VmHWM of its address space.  Not ru_maxrss: Linux carries
+# the parent's peak into a child started by vfork (its exec folds the mm it borrowed into
+# the child's maxrss), so a test process that once held a gigabyte (a guest run in it) made
+# every later child here look that big.
 _PEAK_RUNNER = (
     "import resource, sys\n"
     "from vshell.cli.main import main\n"
+    "def peak():\n"
+    "    try:\n"
+    "        with open('/proc/self/status') as f:\n"
+    "            for line in f:\n"
+    "                if line.startswith('VmHWM:'):\n"
+    "                    return int(line.split()[1])\n"
+    "    except OSError:\n"
+    "        pass\n"
+    "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
     "try:\n"
     "    rc = main(sys.argv[1:])\n"
     "finally:\n"
-    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-    "    sys.stderr.write(f'\\n@@peak {peak}\\n')\n"
+    "    sys.stderr.write(f'\\n@@peak {peak()}\\n')\n"
     "sys.exit(rc)\n"
 )
 
