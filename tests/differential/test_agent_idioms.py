@@ -65,6 +65,13 @@ CASES: list[tuple[str, bytes]] = [
      " kill -0 $! 2>/dev/null; echo gone=$?", b""),
     ("{ sleep 10; echo after; } & kill %1; wait %1; echo $?; kill %7; echo $?", b""),
     ("true & sleep 0.2; kill $! 2>/dev/null; echo $?; kill 99999; echo $?", b""),
+    # a local over an exported variable is exported (`local PATH=…` reaches the commands);
+    # a local that is not exported, or has no value, hides nothing from the environment
+    ("export A=1; f() { local A=2; declare -p A; env | grep ^A=; }; f; env | grep ^A=;"
+     " g() { local A; declare -p A; env | grep ^A=; }; g", b""),
+    ("export A=1; h() { local +x A=3; env | grep ^A=; }; h; export C=1;"
+     " m() { local C=2; unset C; env | grep ^C=; }; m; B=5; k() { local B=6; env | grep -c ^B=; };"
+     " k; f() { local E=1; export E; env | grep ^E=; }; f; env | grep -c ^E=", b""),
     ("kill -l | tail -2; trap -l | head -1", b""),
     ("while getopts ab:c o -ab1 -c; do echo $o $OPTARG; done", b""),
     ("getopts -x; echo $?; cd -LP /; pwd -LP; pwd -PL; pwd -x; echo $?", b""),

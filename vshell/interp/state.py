@@ -869,15 +869,12 @@ class ShellState:
                 value = v.value
                 if isinstance(value, str):
                     env[k] = value
+        # an inner scope's exported value wins; a local that is not exported, or has no
+        # value, hides nothing (bash: `export A=1; f() { local +x A=3; env; }` shows A=1)
         for f in self.frames:
             for k, v in f.locals.items():
-                if "x" in v.attrs:
-                    if isinstance(v.value, str):
-                        env[k] = v.value
-                    elif v.value is None:
-                        env.pop(k, None)
-                else:
-                    env.pop(k, None)
+                if "x" in v.attrs and isinstance(v.value, str):
+                    env[k] = v.value
         return env
 
     def env_changed(self) -> None:

@@ -464,7 +464,10 @@ def _declare_one(sh: Shell, name: str, arg: object, nm: str, value: str | None, 
             elif outer is not None and st.shopt.get("localvar_inherit"):
                 v = st.new_var(scope, nm, outer.copy().value, set(outer.attrs))
             else:
-                v = st.new_var(scope, nm)
+                # bash: a local over an exported variable is exported too (`local PATH=…`,
+                # `local LANG=C` reach the commands the function runs)
+                v = st.new_var(scope, nm, None,
+                               {"x"} if outer is not None and "x" in outer.attrs else None)
     else:
         v = st.writable_here(nm) if ("n" in add or "n" in remove) else st.writable(nm)
         if v is None:
