@@ -65,6 +65,11 @@ CASES: list[tuple[str, bytes]] = [
      " kill -0 $! 2>/dev/null; echo gone=$?", b""),
     ("{ sleep 10; echo after; } & kill %1; wait %1; echo $?; kill %7; echo $?", b""),
     ("true & sleep 0.2; kill $! 2>/dev/null; echo $?; kill 99999; echo $?", b""),
+    # a descriptor opened on a process substitution by exec stays open after the line
+    # (the substitution's own descriptor goes, as in bash; closing 3 or 4 ends it)
+    ('exec 3< <(echo hi; echo there); read -u 3 x; echo "[$x]"; cat <&3; exec 3<&-', b""),
+    ("exec 3< <(seq 3); exec 4<&3; read -u 4 a; read -u 3 b; echo $a $b", b""),
+    ("exec 4> >(tr a-z A-Z); echo hello >&4; exec 4>&-; sleep 0.3", b""),
     # a local over an exported variable is exported (`local PATH=…` reaches the commands);
     # a local that is not exported, or has no value, hides nothing from the environment
     ("export A=1; f() { local A=2; declare -p A; env | grep ^A=; }; f; env | grep ^A=;"

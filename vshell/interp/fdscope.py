@@ -35,6 +35,8 @@ def record(sh: Shell, before: Fds, after: Fds) -> None:
         if after.get(k) is not before.get(k):
             log.append((k, after.get(k), False))
             gone = before.get(k)
+            if gone is not None and k not in after and _handed_to_a_view(gone, after):
+                continue
             if (gone is not None and k not in after and not any(v is gone for v in after.values())
                     and (isinstance(gone, (PipeReader, PipeWriter))
                          or (not sh.is_subshell and sh.ctx.redirect_opened is not None
@@ -43,6 +45,19 @@ def record(sh: Shell, before: Fds, after: Fds) -> None:
                 # redirection of this shell opened: closed now (an unlinked file frees its
                 # memory); a subshell shares its parent's streams, so it only lets go
                 gone.close()
+
+
+def _handed_to_a_view(gone: Any, after: Fds) -> bool:
+    """Whether a descriptor of the table now reads or writes ``gone`` through a view
+    (``exec 3< <(cmd)`` opened /dev/fd/63 as 3, then 63 went): that view owns it from now
+    on, as a dup would in bash, so the stream stays open until the view is closed."""
+    from vshell.vfs.devices import StreamView
+
+    for v in after.values():
+        if isinstance(v, StreamView) and v.stream is gone:
+            v.owns = True
+            return True
+    return False
 
 
 def stick(sh: Shell, fd: int, stream: Any) -> None:

@@ -142,6 +142,14 @@ class StreamView(_OpenedAs):
     def __init__(self, stream: Any, name: str, readable: bool, writable: bool) -> None:
         super().__init__(name, readable, writable)
         self._stream = stream
+        # set when the view is the last holder of its stream (`exec 3< <(cmd)`: the
+        # substitution's own descriptor is gone): closing the view closes the stream
+        self.owns = False
+
+    @property
+    def stream(self) -> Any:
+        """The shell stream this view reads or writes."""
+        return self._stream
 
     def _need(self, attr: str) -> Any:
         if self.closed:
@@ -195,12 +203,14 @@ class StreamView(_OpenedAs):
             flush()
 
     def close(self) -> None:
-        # Flush, mark closed, and leave the wrapped stream open.
+        # Flush, mark closed, and leave the wrapped stream open (unless the view owns it).
         if not self.closed:
             try:
                 self.flush()
             finally:
                 super().close()
+                if self.owns:
+                    self._stream.close()
 
     def fileno(self) -> int:
         raise io.UnsupportedOperation("stream view has no host file descriptor")
