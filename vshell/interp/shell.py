@@ -736,17 +736,9 @@ class Shell:
     def _close_procsubs(self, mark: int) -> None:
         """Close this shell's end of the process substitutions the command just used, as
         bash does when the command finishes: ``>(cmd)`` then sees end of input."""
-        from vshell.vfs.devices import StreamView
-
         for fd in self.procsub_fds[mark:]:
             stream = self.fds.pop(fd, None)
-            if stream is None or any(s is stream for s in self.fds.values()):
-                continue
-            views = [s for s in self.fds.values() if getattr(s, "stream", None) is stream
-                     and isinstance(s, StreamView)]
-            if views:  # `exec 3< <(cmd)`: descriptor 3 holds it now, as a dup would in bash
-                views[0].owns = True
-            else:
+            if stream is not None:
                 try:
                     stream.close()
                 except (OSError, ValueError):

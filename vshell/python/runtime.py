@@ -522,7 +522,7 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
             if memory is None or run_export is None:
                 raise wasmtime_c.WasmtimeError("the runtime exports no memory or no run")
             wasi.bind_memory(memory, store.context)
-            wasi.bind_exports(store, instance.func("host_alloc", ("i32",), ("i32",)))
+            wasi.bind_exports(instance.func("host_alloc", ("i32",), ("i32",)))
             try:
                 # the reactor protocol: _initialize when exported (the snapshot has run it
                 # already), then run, which reads argv and the environment and returns the
@@ -581,9 +581,9 @@ def run(inv: Any, argv: Sequence[str], env: Mapping[str, str], files: Mapping[st
 def _cause(failure: BaseException) -> str:
     """The line of wasmtime's message that says why the guest died (the last 'Caused by:'
     part, e.g. ``wasm trap: call stack exhausted``), not the backtrace's header."""
-    lines = [line.strip() for line in str(failure).splitlines() if line.strip()]
-    if "Caused by:" in lines:
-        after = lines[len(lines) - 1 - lines[::-1].index("Caused by:") + 1:]
-        if after:
-            return after[0]
-    return lines[0] if lines else type(failure).__name__
+    text = str(failure)
+    for part in (text.rpartition("Caused by:")[2], text):
+        lines = [line.strip() for line in part.splitlines() if line.strip()]
+        if lines:
+            return lines[0]
+    return type(failure).__name__

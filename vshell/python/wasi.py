@@ -151,7 +151,6 @@ class Wasi:
         self.memory_refused = 0
         # the door back into the shell: request bytes -> response bytes (None: a fault)
         self.door: Any = None
-        self._store: Any = None
         self._alloc: Any = None
         # Ctrl-C as KeyboardInterrupt inside an interactive guest (see interrupt.py): set by
         # the runtime for such a run; ``interrupt_pending`` is set from any thread and acted
@@ -809,10 +808,9 @@ class Wasi:
         return fs.open(path, "r+b")
 
     # --- the door back into the shell (host::call) -------------------------------------------
-    def bind_exports(self, store: Any, alloc: Any) -> None:
-        """Remember the store and the export ``host::call`` answers through (``host_alloc``:
-        i32 -> i32; None when the module has none)."""
-        self._store = store
+    def bind_exports(self, alloc: Any) -> None:
+        """Remember the export ``host::call`` answers through (``host_alloc``: i32 -> i32, a
+        function of the run's store; None when the module has none)."""
         self._alloc = alloc
 
     def host_call(self, caller: int, ptr: int, length: int, out_ptr: int, out_len: int) -> int:

@@ -148,7 +148,6 @@ _func_type = _fn("wasmtime_func_type", P, [P, P])
 _func_call_unchecked = _fn("wasmtime_func_call_unchecked", P, [P, P, P, c_size_t, POINTER(P)])
 
 # used by the host functions and the WASI layer on every call
-caller_context = _fn("wasmtime_caller_context", P, [P])
 memory_data = _fn("wasmtime_memory_data", P, [P, P])
 memory_data_size = _fn("wasmtime_memory_data_size", c_size_t, [P, P])
 trap_new = _fn("wasmtime_trap_new", P, [c_char_p, c_size_t])
@@ -174,7 +173,7 @@ def _text(vec: _ByteVec, size: int) -> str:
     return ctypes.string_at(vec.data, size).decode("utf-8", "replace") if size else ""
 
 
-def error_from(err: int) -> WasmtimeError:
+def _error_from(err: int) -> WasmtimeError:
     """A WasmtimeError from (and freeing) a ``wasmtime_error_t*``."""
     vec = _ByteVec()
     _error_message(err, byref(vec))
@@ -195,7 +194,7 @@ def _trap_from(trap: int) -> Trap:
 
 def _check(err: int | None) -> None:
     if err:
-        raise error_from(err)
+        raise _error_from(err)
 
 
 class _Owned:
